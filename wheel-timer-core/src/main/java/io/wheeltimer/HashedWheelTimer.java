@@ -1,0 +1,725 @@
+package io.wheeltimer;
+
+import java.lang.ref.Cleaner;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * A {@link Timer} for very many approximate timeouts: request deadlines, idle and session
+ * timeouts, "cancel the order if unpaid in 30 minutes". A drop-in replacement for Netty's
+ * {@code io.netty.util.HashedWheelTimer}: the same constructors, defaults and behaviour, so code
+ * written against Netty's compiles against this one by changing the imports.
+ *
+ * <p><b>Ticks.</b> One worker thread looks at the wheel once per tick ({@code tickDuration}, 100 ms
+ * by default, at least 1 ms) and runs what is due. A timeout therefore fires at the first tick
+ * boundary at or after its deadline: never early, and at most about one tick late while the worker
+ * keeps up. Choose the tick as the precision you need, not finer: a finer tick costs more wake-ups.
+ * A timer started at time {@code s} has its boundaries at {@code s + k * tickDuration}.
+ *
+ * <p><b>Costs.</b> {@code newTimeout} and {@link Timeout#cancel()} are O(1), lock-free and allocate
+ * only the handle (about 48 bytes); they never wait for the worker. Each timeout is handled once
+ * when it is taken into the wheel and once when it fires or is cancelled; a timeout cancelled before
+ * the worker took it costs the worker nothing. With nothing pending the worker sleeps, and with
+ * timeouts pending it sleeps until the next tick that has work, not every tick. In the flat layout
+ * (Netty's), a timeout more than one rotation ({@code tickDuration * ticksPerWheel}) away is looked
+ * at again each rotation; in the {@linkplain Builder#hierarchical hierarchical} layout it waits in
+ * coarser overflow wheels and moves down at most once per level.
+ *
+ * <p><b>Limits.</b> Tasks run on the single worker thread unless a {@code taskExecutor} is given,
+ * so a slow task delays every timeout of the timer: keep tasks short or give them an executor.
+ * Each instance owns a thread: share one timer across the application instead of creating many
+ * (more than 64 live instances log an error). This is not a scheduler for exact or recurring
+ * times; use a {@code ScheduledExecutorService} for those.
+ *
+ * <pre>{@code
+ * HashedWheelTimer timer = HashedWheelTimer.builder().name("request-deadlines").build();
+ * Timeout timeout = timer.newTimeout(t -> request.fail("timed out"), Duration.ofSeconds(30));
+ * ...
+ * timeout.cancel();      // the response came in time
+ * ...
+ * timer.stop();          // on shutdown: returns what never ran
+ * }</pre>
+ */
+public class HashedWheelTimer implements Timer {
+
+    /** The lifecycle of a timer: {@code INIT -> STARTED -> SHUTDOWN}, or {@code INIT -> SHUTDOWN}. */
+    public enum State {
+        /** Created; the worker starts on the first {@code newTimeout} or {@link #start()}. */
+        INIT,
+        /** The worker runs. */
+        STARTED,
+        /** Stopped (or its worker died): no more timeouts are accepted. */
+        SHUTDOWN
+    }
+
+    static final System.Logger LOG = System.getLogger(HashedWheelTimer.class.getName());
+
+    /** Default tick duration, as in Netty. */
+    public static final Duration DEFAULT_TICK_DURATION = Duration.ofMillis(100);
+    /** Default number of buckets per wheel, as in Netty. */
+    public static final int DEFAULT_TICKS_PER_WHEEL = 512;
+    /** Largest number of buckets per wheel: 2^30. */
+    public static final int MAX_TICKS_PER_WHEEL = 1 << 30;
+    /** Default layout of {@link Builder#hierarchical(boolean)} and of the Netty constructors. */
+    public static final boolean DEFAULT_HIERARCHICAL = true;
+
+    private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final int INSTANCE_COUNT_LIMIT = 64;
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+    private static final AtomicBoolean WARNED_TOO_MANY_INSTANCES = new AtomicBoolean();
+    private static final Cleaner CLEANER = Cleaner.create();
+    /** Marks "run tasks on the worker thread", which needs no executor call. */
+    private static final Executor ON_WORKER = Runnable::run;
+
+    private final String name;
+    private final long tickNanos;
+    private final int ticksPerWheel;
+    private final long maxPendingTimeouts;
+    private final Executor taskExecutor;
+    private final Ticker ticker;
+    private final Worker worker;
+    private final Thread workerThread;
+    private final AtomicInteger state = new AtomicInteger(State.INIT.ordinal());
+    private final CountDownLatch startedLatch = new CountDownLatch(1);
+    private final Cleaner.Cleanable cleanable;
+    private volatile long startTime;
+
+    final TimeoutStack newTimeouts = new TimeoutStack();
+    final TimeoutStack cancelledTimeouts = new TimeoutStack();
+    private final LongAdder scheduled = new LongAdder();
+    private final LongAdder cancelled = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    /** Pending count for the {@code maxPendingTimeouts} limit; maintained only when there is one. */
+    private final AtomicLong admitted;
+
+    /** A timer with Netty's defaults: 100 ms ticks, 512 buckets, threads from {@link Executors#defaultThreadFactory()}. */
+    public HashedWheelTimer() {
+        this(Executors.defaultThreadFactory());
+    }
+
+    /** A timer with the given tick and 512 buckets. */
+    public HashedWheelTimer(long tickDuration, TimeUnit unit) {
+        this(Executors.defaultThreadFactory(), tickDuration, unit);
+    }
+
+    /** A timer with the given tick and buckets per wheel. */
+    public HashedWheelTimer(long tickDuration, TimeUnit unit, int ticksPerWheel) {
+        this(Executors.defaultThreadFactory(), tickDuration, unit, ticksPerWheel);
+    }
+
+    /** A timer with the given thread factory, 100 ms ticks and 512 buckets. */
+    public HashedWheelTimer(ThreadFactory threadFactory) {
+        this(threadFactory, 100, TimeUnit.MILLISECONDS);
+    }
+
+    /** A timer with the given thread factory and tick, and 512 buckets. */
+    public HashedWheelTimer(ThreadFactory threadFactory, long tickDuration, TimeUnit unit) {
+        this(threadFactory, tickDuration, unit, DEFAULT_TICKS_PER_WHEEL);
+    }
+
+    /** A timer with the given thread factory, tick and buckets per wheel. */
+    public HashedWheelTimer(ThreadFactory threadFactory, long tickDuration, TimeUnit unit, int ticksPerWheel) {
+        this(threadFactory, tickDuration, unit, ticksPerWheel, true);
+    }
+
+    /**
+     * A timer with the given thread factory, tick and buckets per wheel.
+     *
+     * @param leakDetection whether to log an error when the timer is garbage-collected without
+     *     having been stopped
+     */
+    public HashedWheelTimer(
+            ThreadFactory threadFactory, long tickDuration, TimeUnit unit, int ticksPerWheel, boolean leakDetection) {
+        this(threadFactory, tickDuration, unit, ticksPerWheel, leakDetection, -1);
+    }
+
+    /**
+     * A timer with the given thread factory, tick, buckets per wheel and limit of pending timeouts.
+     *
+     * @param maxPendingTimeouts pending timeouts allowed before {@code newTimeout} throws
+     *     {@link RejectedExecutionException}; 0 or less for no limit
+     */
+    public HashedWheelTimer(
+            ThreadFactory threadFactory,
+            long tickDuration,
+            TimeUnit unit,
+            int ticksPerWheel,
+            boolean leakDetection,
+            long maxPendingTimeouts) {
+        this(threadFactory, tickDuration, unit, ticksPerWheel, leakDetection, maxPendingTimeouts, ON_WORKER);
+    }
+
+    /**
+     * A timer with every setting Netty's has.
+     *
+     * @param threadFactory makes the worker thread
+     * @param tickDuration the length of a tick, at least 1 ms (shorter is raised to 1 ms)
+     * @param unit the unit of {@code tickDuration}
+     * @param ticksPerWheel buckets per wheel, 1 to 2^30, rounded up to a power of two
+     * @param leakDetection whether to log an error when the timer is garbage-collected without
+     *     having been stopped
+     * @param maxPendingTimeouts pending timeouts allowed before {@code newTimeout} throws
+     *     {@link RejectedExecutionException}; 0 or less for no limit
+     * @param taskExecutor runs the tasks; the worker hands each due task to it
+     * @throws NullPointerException if {@code threadFactory}, {@code unit} or {@code taskExecutor} is null
+     * @throws IllegalArgumentException if {@code tickDuration} is not positive, {@code ticksPerWheel}
+     *     is out of range, or a tick times the wheel size overflows a long of nanoseconds
+     */
+    public HashedWheelTimer(
+            ThreadFactory threadFactory,
+            long tickDuration,
+            TimeUnit unit,
+            int ticksPerWheel,
+            boolean leakDetection,
+            long maxPendingTimeouts,
+            Executor taskExecutor) {
+        this(null, threadFactory, tickDuration, unit, ticksPerWheel, leakDetection, maxPendingTimeouts,
+                taskExecutor, DEFAULT_HIERARCHICAL, Ticker.system());
+    }
+
+    private HashedWheelTimer(
+            String name,
+            ThreadFactory threadFactory,
+            long tickDuration,
+            TimeUnit unit,
+            int ticksPerWheel,
+            boolean leakDetection,
+            long maxPendingTimeouts,
+            Executor taskExecutor,
+            boolean hierarchical,
+            Ticker ticker) {
+        Objects.requireNonNull(threadFactory, "threadFactory must not be null");
+        Objects.requireNonNull(unit, "unit must not be null");
+        Objects.requireNonNull(taskExecutor, "taskExecutor must not be null");
+        Objects.requireNonNull(ticker, "ticker must not be null");
+        if (tickDuration <= 0) {
+            throw new IllegalArgumentException(
+                    "tickDuration must be > 0, was " + tickDuration + " " + unit.name().toLowerCase());
+        }
+        if (ticksPerWheel <= 0 || ticksPerWheel > MAX_TICKS_PER_WHEEL) {
+            throw new IllegalArgumentException(
+                    "ticksPerWheel must be from 1 to 2^30 (" + MAX_TICKS_PER_WHEEL + "), was " + ticksPerWheel);
+        }
+        int wheelSize = ticksPerWheel == 1 ? 1 : Integer.highestOneBit(ticksPerWheel - 1) << 1;
+        long nanos = unit.toNanos(tickDuration);
+        if (nanos >= Long.MAX_VALUE / wheelSize) {
+            throw new IllegalArgumentException(String.format(
+                    "tickDuration * ticksPerWheel must fit in a long of nanoseconds: tickDuration %d ns"
+                            + " (expected: < %d ns with %d ticks per wheel)",
+                    nanos, Long.MAX_VALUE / wheelSize, wheelSize));
+        }
+        if (nanos < MIN_TICK_NANOS) {
+            LOG.log(System.Logger.Level.WARNING,
+                    "Configured tickDuration {0} ns is shorter than 1 ms; using 1 ms", nanos);
+            nanos = MIN_TICK_NANOS;
+        }
+        this.name = name;
+        this.tickNanos = nanos;
+        this.ticksPerWheel = wheelSize;
+        this.maxPendingTimeouts = maxPendingTimeouts;
+        this.admitted = maxPendingTimeouts > 0 ? new AtomicLong() : null;
+        this.taskExecutor = taskExecutor;
+        this.ticker = ticker;
+        this.worker = new Worker(this, ticker, nanos, wheelSize, hierarchical);
+        Thread thread = threadFactory.newThread(worker);
+        if (thread == null) {
+            throw new IllegalArgumentException("threadFactory returned no thread: " + threadFactory);
+        }
+        if (name != null) {
+            thread.setName(name);
+        }
+        this.workerThread = thread;
+
+        int instances = INSTANCES.incrementAndGet();
+        if (instances > INSTANCE_COUNT_LIMIT && WARNED_TOO_MANY_INSTANCES.compareAndSet(false, true)) {
+            LOG.log(System.Logger.Level.ERROR,
+                    "You are creating too many HashedWheelTimer instances ({0} live). HashedWheelTimer is a"
+                            + " shared resource that must be reused across the JVM, so that only a few"
+                            + " instances are created.", instances);
+        }
+        this.cleanable = CLEANER.register(this, new LeakCheck(state, leakDetection, String.valueOf(name)));
+    }
+
+    /** Runs when a timer becomes unreachable (or is stopped): it must not reference the timer. */
+    private static final class LeakCheck implements Runnable {
+        private final AtomicInteger state;
+        private final boolean report;
+        private final String name;
+
+        LeakCheck(AtomicInteger state, boolean report, String name) {
+            this.state = state;
+            this.report = report;
+            this.name = name;
+        }
+
+        @Override
+        public void run() {
+            if (state.getAndSet(State.SHUTDOWN.ordinal()) != State.SHUTDOWN.ordinal()) {
+                INSTANCES.decrementAndGet();
+                if (report) {
+                    LOG.log(System.Logger.Level.ERROR,
+                            "LEAK: HashedWheelTimer {0} was garbage-collected without stop();"
+                                    + " stop every timer you create", name);
+                }
+            }
+        }
+    }
+
+    /** A builder, for the settings Netty's constructors do not have. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts the worker thread. Not needed: the first {@code newTimeout} starts it.
+     *
+     * @throws IllegalStateException if the timer was stopped
+     */
+    public void start() {
+        switch (state()) {
+            case INIT:
+                if (state.compareAndSet(State.INIT.ordinal(), State.STARTED.ordinal())) {
+                    try {
+                        workerThread.start();
+                    } catch (Throwable t) {
+                        state.set(State.SHUTDOWN.ordinal());
+                        startedLatch.countDown();
+                        throw t;
+                    }
+                }
+                break;
+            case STARTED:
+                break;
+            case SHUTDOWN:
+            default:
+                throw new IllegalStateException("cannot be started once stopped");
+        }
+        awaitStarted();
+    }
+
+    /** Waits for the worker to read its start time, which every deadline is relative to. */
+    private void awaitStarted() {
+        boolean interrupted = false;
+        while (startedLatch.getCount() != 0) {
+            try {
+                startedLatch.await();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
+        Objects.requireNonNull(task, "task must not be null");
+        Objects.requireNonNull(unit, "unit must not be null");
+        if (admitted != null) {
+            long pending = admitted.incrementAndGet();
+            if (pending > maxPendingTimeouts) {
+                admitted.decrementAndGet();
+                rejected.increment();
+                throw new RejectedExecutionException("Number of pending timeouts (" + pending
+                        + ") is greater than or equal to maximum allowed pending timeouts ("
+                        + maxPendingTimeouts + ")");
+            }
+        }
+        try {
+            start();
+        } catch (RuntimeException | Error e) {
+            release();
+            throw e;
+        }
+        long elapsed = Math.max(ticker.nanoTime() - startTime, 0);
+        long delayNanos = unit.toNanos(delay);
+        // A delay <= 0 runs on the next tick: 1 ns from now is due at the next boundary.
+        long deadline = delayNanos <= 0 ? saturatedAdd(elapsed, 1) : saturatedAdd(elapsed, delayNanos);
+        TimeoutHandle handle = new TimeoutHandle(this, task, deadline);
+        scheduled.increment();
+        boolean wasEmpty = newTimeouts.push(handle);
+        if (!isRunning()) {
+            // stop() raced this call. Either the worker took the handle on its way out (then it is
+            // in the set stop() returns) or it never will: then undo, so nothing is lost or miscounted.
+            if (handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.WITHDRAWN)) {
+                scheduled.add(-1);
+                release();
+                throw new IllegalStateException("cannot be started once stopped");
+            }
+            return handle;
+        }
+        long wakeAt = worker.wakeAt;
+        if (wakeAt != Worker.AWAKE
+                && (deadline <= wakeAt - tickNanos || wasEmpty && wakeAt - elapsed > tickNanos)) {
+            ticker.wake(workerThread);
+        }
+        return handle;
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits for the worker thread to end; a task running on it at the time finishes first. The
+     * returned timeouts are cancelled and their tasks' {@link TimerTask#cancelled} has been called.
+     */
+    @Override
+    public Set<Timeout> stop() {
+        if (Thread.currentThread() == workerThread) {
+            throw new IllegalStateException("HashedWheelTimer.stop() cannot be called from a TimerTask"
+                    + " running on the timer's worker thread");
+        }
+        int s;
+        do {
+            s = state.get();
+            if (s == State.SHUTDOWN.ordinal()) {
+                return Set.of();
+            }
+        } while (!state.compareAndSet(s, State.SHUTDOWN.ordinal()));
+        INSTANCES.decrementAndGet();
+        cleanable.clean(); // the state is SHUTDOWN now: this only unregisters the leak check
+        if (s == State.INIT.ordinal()) {
+            return Set.of();
+        }
+        awaitStarted(); // a concurrent start() may still be starting the thread
+        boolean interrupted = false;
+        while (workerThread.isAlive()) {
+            ticker.wake(workerThread);
+            try {
+                workerThread.join(100);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return worker.unprocessed();
+    }
+
+    /** Pending timeouts: scheduled and not yet run or cancelled. Exact whenever no call is in flight. */
+    public long pendingTimeouts() {
+        long done = worker.expiredCount() + cancelled.sum();
+        return Math.max(scheduled.sum() - done, 0);
+    }
+
+    /** One snapshot of this timer's counts; cheap enough to poll for metrics. */
+    public TimerStats stats() {
+        // Read what ends a timeout before what starts one, so that pending is never negative.
+        long expired = worker.expiredCount();
+        long cancelledCount = cancelled.sum();
+        long scheduledCount = scheduled.sum();
+        return new TimerStats(
+                Math.max(scheduledCount - expired - cancelledCount, 0),
+                scheduledCount,
+                expired,
+                cancelledCount,
+                rejected.sum(),
+                failed.sum(),
+                worker.tick(),
+                worker.tickLag(),
+                state());
+    }
+
+    /**
+     * Up to {@code limit} pending timeouts, soonest deadline first, including those the worker has
+     * not taken into the wheel yet. Safe from any thread: the worker answers between tasks, so the
+     * call waits while a task runs on the worker thread. Costs O(pending) on the worker; meant for
+     * inspection, not for a hot path.
+     *
+     * @throws IllegalArgumentException if {@code limit} is negative
+     */
+    public List<TimeoutInfo> upcoming(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        }
+        if (limit == 0 || !isRunning()) {
+            return List.of();
+        }
+        if (Thread.currentThread() == workerThread) {
+            return worker.upcoming(limit);
+        }
+        Worker.UpcomingQuery query = new Worker.UpcomingQuery(limit);
+        worker.submit(query);
+        ticker.wake(workerThread);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return query.result.get(100, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    if (!workerThread.isAlive()) {
+                        return List.of(); // stopped before it saw the query
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("upcoming failed on the worker", e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The worker thread's name, or the name given to the builder. */
+    public String name() {
+        return name != null ? name : workerThread.getName();
+    }
+
+    /** The length of a tick, after raising it to at least 1 ms. */
+    public Duration tickDuration() {
+        return Duration.ofNanos(tickNanos);
+    }
+
+    /** Buckets per wheel, after rounding up to a power of two. */
+    public int ticksPerWheel() {
+        return ticksPerWheel;
+    }
+
+    /** Pending timeouts allowed before {@code newTimeout} is refused; 0 or less: no limit. */
+    public long maxPendingTimeouts() {
+        return maxPendingTimeouts;
+    }
+
+    /** Whether far-future timeouts wait in overflow wheels (see {@link Builder#hierarchical}). */
+    public boolean isHierarchical() {
+        return worker.isHierarchical();
+    }
+
+    /** The lifecycle state. */
+    public State state() {
+        return State.values()[state.get()];
+    }
+
+    @Override
+    public String toString() {
+        return "HashedWheelTimer(" + name() + ", " + state() + ")";
+    }
+
+    // --- called by the worker and the handles ----------------------------------------------
+
+    boolean isRunning() {
+        return state.get() == State.STARTED.ordinal();
+    }
+
+    void started(long startTime) {
+        this.startTime = startTime;
+        startedLatch.countDown();
+    }
+
+    void workerDied() {
+        if (state.getAndSet(State.SHUTDOWN.ordinal()) != State.SHUTDOWN.ordinal()) {
+            INSTANCES.decrementAndGet();
+        }
+    }
+
+    /** A successful {@link Timeout#cancel()}: count it, tell the task, and get it unlinked. */
+    void onCancelled(TimeoutHandle handle, boolean inWheel) {
+        cancelled.increment();
+        release();
+        if (inWheel && cancelledTimeouts.push(handle)) {
+            // First cancel since the worker last looked: make sure it looks within a tick.
+            long wakeAt = worker.wakeAt;
+            if (wakeAt != Worker.AWAKE && wakeAt - (ticker.nanoTime() - startTime) > tickNanos) {
+                ticker.wake(workerThread);
+            }
+        }
+        notifyCancelled(handle);
+    }
+
+    void onCancelledByStop(TimeoutHandle handle) {
+        cancelled.increment();
+        release();
+        notifyCancelled(handle);
+    }
+
+    private void notifyCancelled(TimeoutHandle handle) {
+        try {
+            handle.task().cancelled(handle);
+        } catch (Throwable t) {
+            LOG.log(System.Logger.Level.WARNING, "An exception was thrown by TimerTask.cancelled() of " + handle, t);
+        }
+    }
+
+    /** A timeout left the pending state. */
+    private void release() {
+        if (admitted != null) {
+            admitted.decrementAndGet();
+        }
+    }
+
+    /** Worker thread: an expired timeout's task goes to its executor (or runs right here). */
+    void dispatch(TimeoutHandle handle) {
+        release();
+        if (taskExecutor == ON_WORKER) {
+            runTask(handle);
+            return;
+        }
+        try {
+            taskExecutor.execute(handle);
+        } catch (Throwable t) {
+            failed.increment();
+            LOG.log(System.Logger.Level.WARNING,
+                    "The task executor refused the expired " + handle + "; the task does not run", t);
+        }
+    }
+
+    void runTask(TimeoutHandle handle) {
+        try {
+            handle.task().run(handle);
+        } catch (Throwable t) {
+            failed.increment();
+            LOG.log(System.Logger.Level.WARNING, "An exception was thrown by TimerTask " + handle.task(), t);
+        }
+    }
+
+    /** For tests: the tick the worker has advanced to. */
+    long currentTick() {
+        return worker.tick();
+    }
+
+    /** For tests: how often the worker woke from a sleep. */
+    long wakeUps() {
+        return worker.wakeUps();
+    }
+
+    Thread workerThread() {
+        return workerThread;
+    }
+
+    /**
+     * Builds a {@link HashedWheelTimer}. Defaults: name {@code wheel-timer}, a daemon worker thread
+     * of that name, 100 ms ticks, 512 buckets, no pending limit, leak detection on, tasks run on the
+     * worker thread, hierarchical layout {@value HashedWheelTimer#DEFAULT_HIERARCHICAL}, system time.
+     */
+    public static final class Builder {
+        private String name = "wheel-timer";
+        private ThreadFactory threadFactory;
+        private Duration tickDuration = DEFAULT_TICK_DURATION;
+        private int ticksPerWheel = DEFAULT_TICKS_PER_WHEEL;
+        private long maxPendingTimeouts;
+        private boolean leakDetection = true;
+        private Executor taskExecutor = ON_WORKER;
+        private boolean hierarchical = DEFAULT_HIERARCHICAL;
+        private Ticker ticker = Ticker.system();
+
+        private Builder() {
+        }
+
+        /** The worker thread's name, also the timer's name in metrics; not blank. */
+        public Builder name(String name) {
+            Objects.requireNonNull(name, "name must not be null");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("name must not be blank, was \"" + name + "\"");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /** Makes the worker thread (which is then renamed to {@link #name}). */
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory must not be null");
+            return this;
+        }
+
+        /** The length of a tick: > 0, and raised to 1 ms if shorter. */
+        public Builder tickDuration(Duration tickDuration) {
+            Objects.requireNonNull(tickDuration, "tickDuration must not be null");
+            if (tickDuration.isNegative() || tickDuration.isZero()) {
+                throw new IllegalArgumentException("tickDuration must be > 0, was " + tickDuration);
+            }
+            this.tickDuration = tickDuration;
+            return this;
+        }
+
+        /** Buckets per wheel: 1 to 2^30, rounded up to a power of two. */
+        public Builder ticksPerWheel(int ticksPerWheel) {
+            this.ticksPerWheel = ticksPerWheel;
+            return this;
+        }
+
+        /** Pending timeouts allowed before {@code newTimeout} is refused; 0 or less: no limit. */
+        public Builder maxPendingTimeouts(long maxPendingTimeouts) {
+            this.maxPendingTimeouts = maxPendingTimeouts;
+            return this;
+        }
+
+        /** Whether to log an error when the timer is garbage-collected without having been stopped. */
+        public Builder leakDetection(boolean leakDetection) {
+            this.leakDetection = leakDetection;
+            return this;
+        }
+
+        /** Runs the tasks; by default they run on the worker thread. */
+        public Builder taskExecutor(Executor taskExecutor) {
+            this.taskExecutor = Objects.requireNonNull(taskExecutor, "taskExecutor must not be null");
+            return this;
+        }
+
+        /**
+         * Whether timeouts more than one rotation ({@code tickDuration * ticksPerWheel}) away wait
+         * in coarser overflow wheels and cascade down, instead of being looked at every rotation.
+         * The firing rules are the same either way.
+         */
+        public Builder hierarchical(boolean hierarchical) {
+            this.hierarchical = hierarchical;
+            return this;
+        }
+
+        /** The time source; {@link io.wheeltimer.testing.ManualTicker} for deterministic tests. */
+        public Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker, "ticker must not be null");
+            return this;
+        }
+
+        /**
+         * Builds the timer; its worker starts on the first {@code newTimeout}.
+         *
+         * @throws IllegalArgumentException if {@code ticksPerWheel} is out of range, or a tick times
+         *     the wheel size overflows a long of nanoseconds
+         */
+        public HashedWheelTimer build() {
+            long tickNanos;
+            try {
+                tickNanos = tickDuration.toNanos();
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException(
+                        "tickDuration must fit in a long of nanoseconds, was " + tickDuration, e);
+            }
+            ThreadFactory factory = threadFactory != null ? threadFactory : daemonThreads(name);
+            return new HashedWheelTimer(name, factory, tickNanos, TimeUnit.NANOSECONDS, ticksPerWheel,
+                    leakDetection, maxPendingTimeouts, taskExecutor, hierarchical, ticker);
+        }
+
+        private static ThreadFactory daemonThreads(String name) {
+            return runnable -> {
+                Thread thread = new Thread(runnable, name);
+                thread.setDaemon(true);
+                return thread;
+            };
+        }
+    }
+}

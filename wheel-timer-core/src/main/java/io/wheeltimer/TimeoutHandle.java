@@ -1,0 +1,120 @@
+package io.wheeltimer;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The {@link Timeout} of a {@link HashedWheelTimer}: a wheel entry (so a pending timeout is one
+ * object), a node of the hand-off stacks ({@link TimeoutStack}), and the {@link Runnable} handed
+ * to a task executor.
+ *
+ * <p>Its state moves {@code PENDING -> IN_WHEEL -> EXPIRED}, or to {@code CANCELLED} from either
+ * of the first two, by compare-and-set: exactly one of the worker's expiry and a user's cancel wins.
+ * {@code PENDING} means "handed off, not yet taken by the worker", so a cancel in that state needs
+ * no help from the worker; {@code WITHDRAWN} is a {@code newTimeout} undone because the timer
+ * stopped meanwhile.
+ */
+final class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnable {
+
+    static final int PENDING = 0;
+    static final int IN_WHEEL = 1;
+    static final int EXPIRED = 2;
+    static final int CANCELLED = 3;
+    static final int WITHDRAWN = 4;
+
+    private static final VarHandle STATE;
+    private static final VarHandle LINK;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(TimeoutHandle.class, "state", int.class);
+            LINK = lookup.findVarHandle(TimeoutHandle.class, "link", TimeoutHandle.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final HashedWheelTimer timer;
+    private final TimerTask task;
+    private volatile int state;
+    /** Next node in a {@link TimeoutStack}; null while in none. Accessed through {@link #LINK}. */
+    @SuppressWarnings("unused")
+    private TimeoutHandle link;
+
+    TimeoutHandle(HashedWheelTimer timer, TimerTask task, long deadline) {
+        this.timer = timer;
+        this.task = task;
+        this.deadline = deadline;
+    }
+
+    @Override
+    public Timer timer() {
+        return timer;
+    }
+
+    @Override
+    public TimerTask task() {
+        return task;
+    }
+
+    @Override
+    public boolean isExpired() {
+        return state == EXPIRED;
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return state == CANCELLED;
+    }
+
+    @Override
+    public boolean cancel() {
+        for (int s = state; s == PENDING || s == IN_WHEEL; s = state) {
+            if (STATE.compareAndSet(this, s, CANCELLED)) {
+                timer.onCancelled(this, s == IN_WHEEL);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Runs the task on the executor's thread; see {@link HashedWheelTimer#runTask}. */
+    @Override
+    public void run() {
+        timer.runTask(this);
+    }
+
+    int state() {
+        return state;
+    }
+
+    boolean compareAndSetState(int expected, int next) {
+        return STATE.compareAndSet(this, expected, next);
+    }
+
+    /** Cancels on behalf of {@code stop()}: like {@link #cancel()}, without the hand-off to the worker. */
+    boolean cancelForStop() {
+        for (int s = state; s == PENDING || s == IN_WHEEL; s = state) {
+            if (STATE.compareAndSet(this, s, CANCELLED)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    TimeoutHandle linkAcquire() {
+        return (TimeoutHandle) LINK.getAcquire(this);
+    }
+
+    void linkRelease(TimeoutHandle next) {
+        LINK.setRelease(this, next);
+    }
+
+    @Override
+    public String toString() {
+        int s = state;
+        String status = s == EXPIRED ? ", expired" : s == CANCELLED || s == WITHDRAWN ? ", cancelled" : "";
+        return "Timeout(deadline: " + deadline + " ns after start" + status + ", task: " + task + ")";
+    }
+}

@@ -1,0 +1,432 @@
+package io.wheeltimer;
+
+import java.util.function.Consumer;
+
+/**
+ * The timing wheel itself: buckets of entries indexed by tick. NOT thread safe: one thread (the
+ * timer's worker) owns it. It owns no thread and reads no clock; time comes in as tick numbers
+ * ({@link #advanceTo}) and deadlines as nanoseconds since the timer started, so it can be driven
+ * and tested step by step.
+ *
+ * <p>Firing rule, the same in both layouts: an entry whose deadline is {@code D} fires at the first
+ * tick {@code t} after the tick that was current when it was scheduled with {@code t * tickNanos >= D}:
+ * never early, and a deadline exactly on a tick boundary fires at that boundary.
+ *
+ * <p>Layout, with {@code W = 2^b} buckets per level:
+ * <pre>
+ *   level 0   W buckets of 1 tick       the current block of W ticks
+ *   level 1   W buckets of W ticks      the current block of W^2 ticks
+ *   level 2   W buckets of W^2 ticks    the current block of W^3 ticks
+ *   ...       ceil(63 / b) levels in all, which together cover every non-negative long tick
+ * </pre>
+ * In the <em>hierarchical</em> layout an entry due at tick {@code d} (current tick {@code c}) sits at
+ * the level of the highest bit in which {@code d} and {@code c} differ, in bucket
+ * {@code (d >> level * b) & mask}. When the current tick reaches the start of a bucket's span, that
+ * bucket cascades: its entries are placed again, now at lower levels. An entry is therefore touched
+ * at most once per level on its way down, never once per rotation.
+ *
+ * <p>In the <em>flat</em> layout (Netty's) there is only level 0: an entry due more than {@code W}
+ * ticks ahead waits in bucket {@code d & mask} and is looked at (its deadline compared) each time
+ * the wheel passes that bucket, until its round comes.
+ *
+ * <p>Either way the wheel only visits ticks at which something expires or cascades: {@link
+ * #nextEventTick()} finds the next one from per-level occupancy bitmaps and, for level 0, each
+ * bucket's earliest deadline.
+ */
+final class TimingWheel {
+
+    /** Returned by {@link #nextEventTick()} when nothing is scheduled. */
+    static final long NO_TICK = Long.MAX_VALUE;
+
+    /**
+     * A node of the wheel's intrusive doubly linked lists. {@code next == null} means "not in the
+     * wheel". Subclassed by the timer's timeout handle, so a pending timeout costs one object.
+     */
+    static class Entry {
+        /** Nanoseconds since the timer started, >= 0. Set before {@link #schedule}; then fixed. */
+        long deadline;
+        Entry next;
+        Entry prev;
+    }
+
+    /** A bucket's sentinel: its list is circular through it, so unlinking needs no bucket lookup. */
+    private static final class Bucket extends Entry {
+        final int level;
+        final int index;
+        /** Level 0 only: a lower bound of the deadlines in this bucket ({@code Long.MAX_VALUE}: empty). */
+        long minDeadline = Long.MAX_VALUE;
+
+        Bucket(int level, int index) {
+            this.level = level;
+            this.index = index;
+            next = this;
+            prev = this;
+        }
+
+        boolean isEmpty() {
+            return next == this;
+        }
+    }
+
+    private final long tickNanos;
+    /** Ticks past this one can never be reached: their boundary does not fit in a long. */
+    private final long maxTick;
+    private final int wheelBits;
+    private final int wheelMask;
+    private final boolean hierarchical;
+    /** levels[level][index]; a level's array and each bucket are created on first use. */
+    private final Bucket[][] levels;
+    /** occupied[level]: one bit per non-empty bucket. */
+    private final long[][] occupied;
+
+    private long currentTick;
+    private long size;
+    /** A lower bound of the next event tick, valid while {@code eventHintValid}. */
+    private long eventHint = NO_TICK;
+    private boolean eventHintValid = true;
+
+    /**
+     * @param tickNanos length of a tick in nanoseconds, > 0
+     * @param ticksPerWheel buckets per level, a power of two from 1 to 2^30
+     * @param hierarchical whether far entries wait in overflow levels (with one bucket per level
+     *     there is nothing to cascade, and the layout is flat)
+     */
+    TimingWheel(long tickNanos, int ticksPerWheel, boolean hierarchical) {
+        if (tickNanos <= 0) {
+            throw new IllegalArgumentException("tickNanos must be > 0, was " + tickNanos);
+        }
+        if (ticksPerWheel <= 0 || Integer.bitCount(ticksPerWheel) != 1) {
+            throw new IllegalArgumentException(
+                    "ticksPerWheel must be a power of two from 1 to 2^30, was " + ticksPerWheel);
+        }
+        this.tickNanos = tickNanos;
+        this.maxTick = Long.MAX_VALUE / tickNanos;
+        this.wheelBits = Integer.numberOfTrailingZeros(ticksPerWheel);
+        this.wheelMask = ticksPerWheel - 1;
+        this.hierarchical = hierarchical && wheelBits > 0;
+        int levelCount = this.hierarchical ? (63 + wheelBits - 1) / wheelBits : 1;
+        this.levels = new Bucket[levelCount][];
+        this.occupied = new long[levelCount][];
+    }
+
+    /** The last tick processed; entries due at or before it have fired. */
+    long currentTick() {
+        return currentTick;
+    }
+
+    /** Entries in the wheel. */
+    long size() {
+        return size;
+    }
+
+    boolean isHierarchical() {
+        return hierarchical;
+    }
+
+    /**
+     * Adds an entry, due at the first tick after {@link #currentTick()} whose boundary is at or
+     * after {@code entry.deadline}.
+     *
+     * @throws IllegalStateException if the entry is already in a wheel
+     */
+    void schedule(Entry entry) {
+        if (entry.next != null) {
+            throw new IllegalStateException("entry is already scheduled");
+        }
+        place(entry, Math.max(tickOf(entry.deadline), currentTick + 1));
+        size++;
+    }
+
+    /**
+     * Removes an entry before it fires.
+     *
+     * @return false if it was not in the wheel (fired, removed, or never scheduled)
+     */
+    boolean remove(Entry entry) {
+        if (entry.next == null) {
+            return false;
+        }
+        unlink(entry);
+        size--;
+        return true;
+    }
+
+    /**
+     * Processes every tick up to and including {@code tick} at which something expires or cascades,
+     * in tick order, handing each expired entry (already removed) to {@code expired}. Does nothing
+     * if {@code tick <= currentTick()}.
+     *
+     * <p>{@code expired} may not change this wheel; it may read it ({@link #forEach}).
+     *
+     * @return {@link #nextEventTick()} after the advance
+     */
+    long advanceTo(long tick, Consumer<? super Entry> expired) {
+        for (long t = nextEventTick(); t <= tick; t = nextEventTick()) {
+            processTick(t, expired);
+        }
+        if (tick > currentTick) {
+            // No event lies in between, so skipping there keeps every invariant.
+            currentTick = tick;
+        }
+        return nextEventTick();
+    }
+
+    /**
+     * The earliest tick after {@link #currentTick()} at which an entry may expire or a bucket
+     * cascades; {@link #NO_TICK} if the wheel is empty. It may be early (after a removal), never late.
+     */
+    long nextEventTick() {
+        if (!eventHintValid) {
+            long best = nextLevel0Event();
+            for (int level = 1; level < levels.length; level++) {
+                best = Math.min(best, nextCascade(level));
+            }
+            eventHint = best;
+            eventHintValid = true;
+        }
+        return eventHint;
+    }
+
+    /** Visits every entry in the wheel, in no particular order. */
+    void forEach(Consumer<? super Entry> action) {
+        for (Bucket[] level : levels) {
+            if (level == null) {
+                continue;
+            }
+            for (Bucket bucket : level) {
+                if (bucket == null) {
+                    continue;
+                }
+                for (Entry e = bucket.next; e != bucket; e = e.next) {
+                    action.accept(e);
+                }
+            }
+        }
+    }
+
+    /** Removes every entry, handing each to {@code removed}. */
+    void clear(Consumer<? super Entry> removed) {
+        for (Bucket[] level : levels) {
+            if (level == null) {
+                continue;
+            }
+            for (Bucket bucket : level) {
+                if (bucket != null) {
+                    drain(bucket, removed);
+                }
+            }
+        }
+        size = 0;
+        eventHint = NO_TICK;
+        eventHintValid = true;
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    /** First tick whose boundary is at or after {@code deadline}. */
+    long tickOf(long deadline) {
+        if (deadline <= 0) {
+            return 0;
+        }
+        long ticks = deadline / tickNanos;
+        return deadline % tickNanos == 0 ? ticks : ticks + 1;
+    }
+
+    private void processTick(long tick, Consumer<? super Entry> expired) {
+        currentTick = tick;
+        eventHintValid = false;
+        for (int level = levels.length - 1; level > 0; level--) {
+            if ((tick & ((1L << (level * wheelBits)) - 1)) == 0) {
+                cascade(level, digit(tick, level));
+            }
+        }
+        expireBucket(tick, expired);
+    }
+
+    /** Moves a bucket's entries, whose span starts now, down to the levels where they belong. */
+    private void cascade(int level, int index) {
+        Bucket[] buckets = levels[level];
+        Bucket bucket = buckets == null ? null : buckets[index];
+        if (bucket == null || bucket.isEmpty()) {
+            return;
+        }
+        drain(bucket, e -> place(e, Math.max(tickOf(e.deadline), currentTick)));
+    }
+
+    private void expireBucket(long tick, Consumer<? super Entry> expired) {
+        Bucket[] buckets = levels[0];
+        Bucket bucket = buckets == null ? null : buckets[(int) tick & wheelMask];
+        if (bucket == null || bucket.isEmpty()) {
+            return;
+        }
+        long boundary = tick > maxTick ? Long.MAX_VALUE : tick * tickNanos;
+        long min = Long.MAX_VALUE;
+        Entry e = bucket.next;
+        while (e != bucket) {
+            Entry next = e.next;
+            if (e.deadline <= boundary) {
+                unlink(e);
+                size--;
+                expired.accept(e);
+            } else {
+                min = Math.min(min, e.deadline); // a later round (flat layout)
+            }
+            e = next;
+        }
+        bucket.minDeadline = min;
+    }
+
+    /** Unlinks all of a bucket's entries first, then hands them over, so the action may re-place them. */
+    private void drain(Bucket bucket, Consumer<? super Entry> action) {
+        if (bucket.isEmpty()) {
+            return;
+        }
+        Entry e = bucket.next;
+        bucket.prev.next = null;
+        bucket.next = bucket;
+        bucket.prev = bucket;
+        bucket.minDeadline = Long.MAX_VALUE;
+        clearOccupied(bucket);
+        while (e != null) {
+            Entry next = e.next;
+            e.next = null;
+            e.prev = null;
+            action.accept(e);
+            e = next;
+        }
+    }
+
+    private void place(Entry entry, long dueTick) {
+        int level = levelFor(dueTick);
+        int index = digit(dueTick, level);
+        Bucket bucket = bucket(level, index);
+        if (bucket.isEmpty()) {
+            occupied[level][index >>> 6] |= 1L << index;
+        }
+        Entry tail = bucket.prev;
+        entry.prev = tail;
+        entry.next = bucket;
+        tail.next = entry;
+        bucket.prev = entry;
+        if (level == 0) {
+            bucket.minDeadline = Math.min(bucket.minDeadline, entry.deadline);
+        }
+        if (eventHintValid) {
+            // Level 0: the entry's own tick. Above: the start of its bucket's span, when it cascades.
+            eventHint = Math.min(eventHint, clearLowBits(dueTick, level * wheelBits));
+        }
+    }
+
+    private void unlink(Entry entry) {
+        Entry prev = entry.prev;
+        Entry next = entry.next;
+        prev.next = next;
+        next.prev = prev;
+        entry.next = null;
+        entry.prev = null;
+        if (prev == next && prev instanceof Bucket) {
+            Bucket bucket = (Bucket) prev;
+            bucket.minDeadline = Long.MAX_VALUE;
+            clearOccupied(bucket);
+        }
+    }
+
+    private void clearOccupied(Bucket bucket) {
+        occupied[bucket.level][bucket.index >>> 6] &= ~(1L << bucket.index);
+    }
+
+    private Bucket bucket(int level, int index) {
+        Bucket[] buckets = levels[level];
+        if (buckets == null) {
+            buckets = new Bucket[wheelMask + 1];
+            levels[level] = buckets;
+            occupied[level] = new long[(wheelMask >>> 6) + 1];
+        }
+        Bucket bucket = buckets[index];
+        if (bucket == null) {
+            bucket = new Bucket(level, index);
+            buckets[index] = bucket;
+        }
+        return bucket;
+    }
+
+    /** The level of the highest bit in which {@code dueTick} and the current tick differ. */
+    private int levelFor(long dueTick) {
+        if (!hierarchical) {
+            return 0;
+        }
+        long diff = dueTick ^ currentTick;
+        return diff == 0 ? 0 : (63 - Long.numberOfLeadingZeros(diff)) / wheelBits;
+    }
+
+    private int digit(long tick, int level) {
+        return (int) (tick >>> (level * wheelBits)) & wheelMask;
+    }
+
+    private static long clearLowBits(long value, int bits) {
+        return bits >= 64 ? 0 : (value >>> bits) << bits;
+    }
+
+    /**
+     * Level 0: the soonest tick at which some bucket has an entry due. A bucket at offset {@code k}
+     * from the next tick cannot fire before {@code currentTick + 1 + k}, so the circular scan stops
+     * as soon as that bound passes the best found.
+     */
+    private long nextLevel0Event() {
+        long[] bits = occupied[0];
+        if (bits == null) {
+            return NO_TICK;
+        }
+        long first = currentTick + 1;
+        int start = (int) first & wheelMask;
+        long best = NO_TICK;
+        // Buckets in the order the wheel reaches them: [start, W), then [0, start).
+        for (int pass = 0; pass < 2; pass++) {
+            int to = pass == 0 ? wheelMask + 1 : start;
+            for (int index = nextSetBit(bits, pass == 0 ? start : 0, to);
+                    index >= 0;
+                    index = nextSetBit(bits, index + 1, to)) {
+                long earliest = first + ((index - start) & wheelMask);
+                if (earliest >= best) {
+                    return best;
+                }
+                long base = Math.max(first, tickOf(levels[0][index].minDeadline));
+                best = Math.min(best, base + ((index - base) & wheelMask));
+            }
+        }
+        return best;
+    }
+
+    /** Levels above 0: the start of the next non-empty bucket's span in the current block. */
+    private long nextCascade(int level) {
+        long[] bits = occupied[level];
+        if (bits == null) {
+            return NO_TICK;
+        }
+        int index = nextSetBit(bits, digit(currentTick, level) + 1, wheelMask + 1);
+        if (index < 0) {
+            return NO_TICK;
+        }
+        int shift = level * wheelBits;
+        return clearLowBits(currentTick, shift + wheelBits) | ((long) index << shift);
+    }
+
+    /** Index of the first set bit in {@code [from, to)}, or -1. */
+    private static int nextSetBit(long[] bits, int from, int to) {
+        if (from >= to) {
+            return -1;
+        }
+        int word = from >>> 6;
+        long w = bits[word] & (-1L << from);
+        while (true) {
+            if (w != 0) {
+                int index = (word << 6) + Long.numberOfTrailingZeros(w);
+                return index < to ? index : -1;
+            }
+            if (++word << 6 >= to) {
+                return -1;
+            }
+            w = bits[word];
+        }
+    }
+}

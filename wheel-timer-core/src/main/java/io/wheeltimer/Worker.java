@@ -1,0 +1,257 @@
+package io.wheeltimer;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+/**
+ * The worker of a {@link HashedWheelTimer}: the one thread that owns the {@link TimingWheel}.
+ * Each round it takes the timeouts handed off since the last round (new and cancelled), advances
+ * the wheel to the current tick, firing what is due, and sleeps until the next tick with work.
+ * With nothing pending it sleeps until woken.
+ *
+ * <p>Producers never touch the wheel. They wake the worker only when it would otherwise sleep past
+ * a new deadline, or past the next tick while handed-off timeouts wait to be taken (so cancelled
+ * ones are released within a tick), which is at most once per round.
+ */
+final class Worker implements Runnable {
+
+    /** {@link #wakeAt} while the worker runs: it looks at the hand-off stacks before it sleeps. */
+    static final long AWAKE = Long.MIN_VALUE;
+    /** {@link #wakeAt} while the worker sleeps with no deadline. */
+    static final long IDLE = Long.MAX_VALUE;
+
+    private final HashedWheelTimer timer;
+    private final Ticker ticker;
+    private final long tickNanos;
+    private final long maxTick;
+    private final TimingWheel wheel;
+    private final ConcurrentLinkedQueue<UpcomingQuery> queries = new ConcurrentLinkedQueue<>();
+    private final AtomicLong expired = new AtomicLong();
+    private final AtomicLong wakeUps = new AtomicLong();
+    private final Consumer<TimeoutHandle> take = this::take;
+    private final Consumer<TimeoutHandle> unlink = this::unlink;
+    private final Consumer<TimingWheel.Entry> expire = this::expire;
+
+    /** Time since start (ns) at which the sleeping worker wakes; {@link #AWAKE} or {@link #IDLE}. */
+    volatile long wakeAt = AWAKE;
+    /** Time since start (ns) of the work the worker is on or sleeps until ({@link #IDLE}: none). */
+    private volatile long dueAt = IDLE;
+    private volatile long publishedTick;
+    private long startTime;
+    private Set<Timeout> unprocessed = Set.of();
+
+    Worker(HashedWheelTimer timer, Ticker ticker, long tickNanos, int ticksPerWheel, boolean hierarchical) {
+        this.timer = timer;
+        this.ticker = ticker;
+        this.tickNanos = tickNanos;
+        this.maxTick = Long.MAX_VALUE / tickNanos;
+        this.wheel = new TimingWheel(tickNanos, ticksPerWheel, hierarchical);
+    }
+
+    @Override
+    public void run() {
+        Thread self = Thread.currentThread();
+        ticker.wake(self); // introduces this worker to the ticker before anyone can schedule
+        startTime = ticker.nanoTime();
+        timer.started(startTime);
+        try {
+            while (timer.isRunning()) {
+                boolean handedOff = timer.newTimeouts.takeAll(take) | timer.cancelledTimeouts.takeAll(unlink);
+                answerQueries();
+                long now = currentTick();
+                long next = wheel.advanceTo(now, expire);
+                publishedTick = wheel.currentTick();
+                // After a hand-off more are likely: look again at the next tick rather than at the
+                // next deadline, so that cancelled timeouts do not pile up in the stacks.
+                long wakeTick = handedOff ? Math.min(next, now + 1) : next;
+                long wake = wakeTick > maxTick ? IDLE : wakeTick * tickNanos;
+                dueAt = wake;
+                wakeAt = wake;
+                if (hasHandOffs() || !timer.isRunning()) {
+                    wakeAt = AWAKE;
+                    continue;
+                }
+                Thread.interrupted(); // a task's interrupt must not cut every later sleep short
+                if (wake == IDLE) {
+                    ticker.sleep();
+                } else {
+                    ticker.sleepUntil(startTime + wake);
+                }
+                wakeAt = AWAKE;
+                wakeUps.incrementAndGet();
+            }
+        } catch (Throwable t) {
+            HashedWheelTimer.LOG.log(System.Logger.Level.ERROR,
+                    "The worker of " + timer + " died; its pending timeouts are cancelled", t);
+            timer.workerDied();
+        } finally {
+            wakeAt = AWAKE;
+            dueAt = IDLE;
+            cancelAll();
+        }
+    }
+
+    /** Whether producers handed off something (or a query) since the worker last looked. */
+    private boolean hasHandOffs() {
+        return !timer.newTimeouts.isEmpty() || !timer.cancelledTimeouts.isEmpty() || !queries.isEmpty();
+    }
+
+    private long currentTick() {
+        long elapsed = ticker.nanoTime() - startTime;
+        return Math.max(elapsed, 0) / tickNanos;
+    }
+
+    private void take(TimeoutHandle handle) {
+        // Fails for a handle cancelled (or withdrawn) before the worker saw it: dropped at no cost.
+        if (handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.IN_WHEEL)) {
+            wheel.schedule(handle);
+        }
+    }
+
+    private void unlink(TimeoutHandle handle) {
+        wheel.remove(handle); // false if it was expiring when the cancel won: already unlinked
+    }
+
+    private void expire(TimingWheel.Entry entry) {
+        long tick = wheel.currentTick();
+        if (tick != publishedTick) {
+            publishedTick = tick;
+            dueAt = tick * tickNanos;
+        }
+        TimeoutHandle handle = (TimeoutHandle) entry;
+        // Fails if a cancel won the race; the cancelled stack then finds it already unlinked.
+        if (handle.compareAndSetState(TimeoutHandle.IN_WHEEL, TimeoutHandle.EXPIRED)) {
+            expired.lazySet(expired.get() + 1); // single writer
+            timer.dispatch(handle);
+            answerQueries(); // between tasks, so a busy tick does not hold a caller for long
+        }
+    }
+
+    /** Stops: cancels every timeout that never ran, in the wheel and still in the stacks. */
+    private void cancelAll() {
+        Set<Timeout> cancelled = new HashSet<>();
+        wheel.clear(entry -> cancelForStop((TimeoutHandle) entry, cancelled));
+        timer.newTimeouts.takeAll(handle -> cancelForStop(handle, cancelled));
+        timer.cancelledTimeouts.takeAll(handle -> { });
+        unprocessed = cancelled;
+        for (UpcomingQuery query; (query = queries.poll()) != null; ) {
+            query.result.complete(List.of());
+        }
+    }
+
+    private void cancelForStop(TimeoutHandle handle, Set<Timeout> cancelled) {
+        if (handle.cancelForStop()) {
+            cancelled.add(handle);
+            timer.onCancelledByStop(handle);
+        }
+    }
+
+    // --- read by other threads -------------------------------------------------------------
+
+    /** Valid after the worker thread ended (join gives the happens-before). */
+    Set<Timeout> unprocessed() {
+        return unprocessed;
+    }
+
+    long expiredCount() {
+        return expired.get();
+    }
+
+    long tick() {
+        return publishedTick;
+    }
+
+    boolean isHierarchical() {
+        return wheel.isHierarchical();
+    }
+
+    long wakeUps() {
+        return wakeUps.get();
+    }
+
+    /** How late the worker is on the work it is on or should have woken for. */
+    Duration tickLag() {
+        long due = dueAt;
+        if (due == IDLE || !timer.isRunning()) {
+            return Duration.ZERO;
+        }
+        long late = ticker.nanoTime() - startTime - due;
+        return late > 0 ? Duration.ofNanos(late) : Duration.ZERO;
+    }
+
+    // --- upcoming --------------------------------------------------------------------------
+
+    /** A request for {@link #upcoming(int)} from another thread, answered by the worker. */
+    static final class UpcomingQuery {
+        final int limit;
+        final CompletableFuture<List<TimeoutInfo>> result = new CompletableFuture<>();
+
+        UpcomingQuery(int limit) {
+            this.limit = limit;
+        }
+    }
+
+    void submit(UpcomingQuery query) {
+        queries.add(query);
+    }
+
+    private void answerQueries() {
+        if (queries.isEmpty()) {
+            return;
+        }
+        List<TimeoutInfo> soonest = null;
+        for (UpcomingQuery query; (query = queries.poll()) != null; ) {
+            if (soonest == null || soonest.size() < query.limit) {
+                soonest = upcoming(Math.max(query.limit, soonest == null ? 0 : soonest.size()));
+            }
+            query.result.complete(List.copyOf(soonest.subList(0, Math.min(query.limit, soonest.size()))));
+        }
+    }
+
+    /**
+     * Worker thread only: up to {@code limit} pending timeouts, soonest first, from the wheel and
+     * from the stack of those not taken yet. O(pending * log limit).
+     */
+    List<TimeoutInfo> upcoming(int limit) {
+        Comparator<TimeoutHandle> byDeadline = Comparator.comparingLong(h -> h.deadline);
+        PriorityQueue<TimeoutHandle> latestFirst = new PriorityQueue<>(limit + 1, byDeadline.reversed());
+        Consumer<TimeoutHandle> offer = handle -> {
+            int s = handle.state();
+            if (s != TimeoutHandle.PENDING && s != TimeoutHandle.IN_WHEEL) {
+                return;
+            }
+            latestFirst.add(handle);
+            if (latestFirst.size() > limit) {
+                latestFirst.poll();
+            }
+        };
+        wheel.forEach(entry -> offer.accept((TimeoutHandle) entry));
+        timer.newTimeouts.forEach(offer);
+        List<TimeoutHandle> handles = new ArrayList<>(latestFirst);
+        handles.sort(byDeadline);
+        long elapsed = ticker.nanoTime() - startTime;
+        List<TimeoutInfo> infos = new ArrayList<>(handles.size());
+        for (TimeoutHandle handle : handles) {
+            long remaining = handle.deadline - elapsed;
+            infos.add(new TimeoutInfo(describe(handle.task()), Duration.ofNanos(Math.max(remaining, 0))));
+        }
+        return infos;
+    }
+
+    private static String describe(TimerTask task) {
+        try {
+            return String.valueOf(task);
+        } catch (RuntimeException e) {
+            return task.getClass().getName() + " (toString() threw " + e + ")";
+        }
+    }
+}
