@@ -14,9 +14,9 @@ import java.util.function.Consumer;
 
 /**
  * The worker of a {@link HashedWheelTimer}: the one thread that owns the {@link TimingWheel}.
- * Each round it takes the timeouts handed off since the last round (new and cancelled), advances
- * the wheel to the current tick, firing what is due, and sleeps until the next tick with work.
- * With nothing pending it sleeps until woken.
+ * Each round it reads the time, takes the timeouts handed off since the last round (new and
+ * cancelled), advances the wheel to the tick it read, firing what is due, and sleeps until the next
+ * tick with work. With nothing pending it sleeps until woken.
  *
  * <p>Producers never touch the wheel. They wake the worker only when it would otherwise sleep past
  * a new deadline, or past the next tick while handed-off timeouts wait to be taken (so cancelled
@@ -65,9 +65,11 @@ final class Worker implements Runnable {
         timer.started(startTime);
         try {
             while (timer.isRunning()) {
+                // Read the time before taking the hand-offs: whatever was handed off before the
+                // clock reached `now` is then taken in time to fire at its own tick.
+                long now = currentTick();
                 boolean handedOff = timer.newTimeouts.takeAll(take) | timer.cancelledTimeouts.takeAll(unlink);
                 answerQueries();
-                long now = currentTick();
                 long next = wheel.advanceTo(now, expire);
                 publishedTick = wheel.currentTick();
                 // After a hand-off more are likely: look again at the next tick rather than at the
