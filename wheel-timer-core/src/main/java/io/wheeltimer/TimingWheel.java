@@ -81,6 +81,8 @@ final class TimingWheel {
 
     private long currentTick;
     private long size;
+    /** Entries placed in a bucket or compared against a tick: the wheel's work, for tests. */
+    private long touches;
     /** A lower bound of the next event tick, valid while {@code eventHintValid}. */
     private long eventHint = NO_TICK;
     private boolean eventHintValid = true;
@@ -117,6 +119,11 @@ final class TimingWheel {
     /** Entries in the wheel. */
     long size() {
         return size;
+    }
+
+    /** The wheel's work so far: entries placed (also by a cascade) plus entries looked at in a bucket. */
+    long touches() {
+        return touches;
     }
 
     boolean isHierarchical() {
@@ -264,6 +271,7 @@ final class TimingWheel {
         Entry e = bucket.next;
         while (e != bucket) {
             Entry next = e.next;
+            touches++;
             if (e.deadline <= boundary) {
                 unlink(e);
                 size--;
@@ -297,6 +305,7 @@ final class TimingWheel {
     }
 
     private void place(Entry entry, long dueTick) {
+        touches++;
         int level = levelFor(dueTick);
         int index = digit(dueTick, level);
         Bucket bucket = bucket(level, index);

@@ -1,0 +1,180 @@
+package io.wheeltimer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The wheel step by step: no thread, no clock, ticks of 10 ns. */
+class TimingWheelTest {
+
+    private static final long TICK = 10;
+
+    private static final class Item extends TimingWheel.Entry {
+        final String name;
+
+        Item(String name, long deadline) {
+            this.name = name;
+            this.deadline = deadline;
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /** Advances to {@code tick} and returns "name@tick" for each expired entry. */
+    private static List<String> advance(TimingWheel wheel, long tick) {
+        List<String> fired = new ArrayList<>();
+        wheel.advanceTo(tick, e -> fired.add(e + "@" + wheel.currentTick()));
+        return fired;
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void deadlineOnABoundaryFiresAtThatBoundaryAndOneNanoPastFiresAtTheNext(boolean hierarchical) {
+        TimingWheel wheel = new TimingWheel(TICK, 8, hierarchical);
+        wheel.schedule(new Item("onBoundary", 3 * TICK));
+        wheel.schedule(new Item("justPast", 3 * TICK + 1));
+
+        assertThat(advance(wheel, 2)).isEmpty();
+        assertThat(advance(wheel, 3)).containsExactly("onBoundary@3");
+        assertThat(advance(wheel, 4)).containsExactly("justPast@4");
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void entryWhoseDeadlinePassedFiresOnTheNextTick(boolean hierarchical) {
+        TimingWheel wheel = new TimingWheel(TICK, 8, hierarchical);
+        advance(wheel, 100);
+        wheel.schedule(new Item("late", 5 * TICK));
+
+        assertThat(wheel.nextEventTick()).isEqualTo(101);
+        assertThat(advance(wheel, 101)).containsExactly("late@101");
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void entriesFarBeyondOneRotationFireAtTheirTickInOrder(boolean hierarchical) {
+        TimingWheel wheel = new TimingWheel(TICK, 4, hierarchical);
+        wheel.schedule(new Item("c", 1000 * TICK));
+        wheel.schedule(new Item("a", 17 * TICK));
+        wheel.schedule(new Item("b", 64 * TICK));
+
+        assertThat(advance(wheel, 5000)).containsExactly("a@17", "b@64", "c@1000");
+        assertThat(wheel.size()).isZero();
+        assertThat(wheel.nextEventTick()).isEqualTo(TimingWheel.NO_TICK);
+    }
+
+    @Test
+    void hierarchicalEntryWaitsInAnOverflowLevelAndCascadesAtTheStartOfItsSpan() {
+        TimingWheel wheel = new TimingWheel(TICK, 4, true); // levels of 4, 16, 64... ticks
+        wheel.schedule(new Item("x", 37 * TICK)); // level 2 from tick 0: 37 = 2*16 + 1*4 + 1
+
+        assertThat(wheel.nextEventTick()).as("level 2 cascades at 32").isEqualTo(32);
+        assertThat(advance(wheel, 32)).isEmpty();
+        assertThat(wheel.nextEventTick()).as("then level 1 at 36").isEqualTo(36);
+        assertThat(advance(wheel, 36)).isEmpty();
+        assertThat(wheel.nextEventTick()).as("then its own tick").isEqualTo(37);
+        assertThat(advance(wheel, 37)).containsExactly("x@37");
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void removedEntryNeverFiresAndRemoveIsIdempotent(boolean hierarchical) {
+        TimingWheel wheel = new TimingWheel(TICK, 8, hierarchical);
+        Item kept = new Item("kept", 40 * TICK);
+        Item removed = new Item("removed", 40 * TICK);
+        wheel.schedule(kept);
+        wheel.schedule(removed);
+
+        assertThat(wheel.remove(removed)).isTrue();
+        assertThat(wheel.remove(removed)).isFalse();
+        assertThat(wheel.size()).isEqualTo(1);
+        assertThat(advance(wheel, 100)).containsExactly("kept@40");
+        assertThat(wheel.remove(kept)).as("already fired").isFalse();
+    }
+
+    @Test
+    void schedulingAnEntryTwiceIsRefused() {
+        TimingWheel wheel = new TimingWheel(TICK, 8, true);
+        Item item = new Item("once", 5 * TICK);
+        wheel.schedule(item);
+
+        assertThatThrownBy(() -> wheel.schedule(item)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void neverDeadlineStaysScheduledAndCanBeRemoved(boolean hierarchical) {
+        TimingWheel wheel = new TimingWheel(TICK, 16, hierarchical);
+        Item never = new Item("never", Long.MAX_VALUE);
+        wheel.schedule(never);
+
+        assertThat(advance(wheel, 1L << 40)).isEmpty();
+        assertThat(wheel.size()).isEqualTo(1);
+        assertThat(wheel.remove(never)).isTrue();
+    }
+
+    @Test
+    void clearHandsOverEveryEntryOfEveryLevel() {
+        TimingWheel wheel = new TimingWheel(TICK, 4, true);
+        List<String> names = List.of("near", "mid", "far");
+        wheel.schedule(new Item("near", 2 * TICK));
+        wheel.schedule(new Item("mid", 20 * TICK));
+        wheel.schedule(new Item("far", 2000 * TICK));
+
+        List<String> cleared = new ArrayList<>();
+        wheel.clear(e -> cleared.add(e.toString()));
+
+        assertThat(cleared).containsExactlyInAnyOrderElementsOf(names);
+        assertThat(wheel.size()).isZero();
+        assertThat(advance(wheel, 5000)).isEmpty();
+    }
+
+    @Test
+    void rejectsAWheelSizeThatIsNotAPowerOfTwo() {
+        assertThatThrownBy(() -> new TimingWheel(TICK, 12, true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("12");
+    }
+
+    /**
+     * The point of the hierarchical layout: with far-future entries in every bucket and some
+     * work due every tick, the flat wheel looks at each far entry once per rotation, while the
+     * hierarchical wheel moves each down at most once per level.
+     */
+    @Test
+    void hierarchicalWheelDoesNotRescanFarEntriesEveryRotation() {
+        int far = 10_000;
+        int rotations = 50;
+        int wheelSize = 64;
+        long flat = workWithBusyTicksAndFarEntries(false, wheelSize, far, rotations);
+        long hierarchical = workWithBusyTicksAndFarEntries(true, wheelSize, far, rotations);
+
+        long busyWork = 2L * wheelSize * rotations; // one near entry placed and expired per tick
+        assertThat(flat - busyWork).as("flat: far entries looked at every rotation")
+                .isGreaterThanOrEqualTo((long) far * (rotations - 1));
+        assertThat(hierarchical - busyWork).as("hierarchical: placed once per level at most")
+                .isLessThanOrEqualTo(far * 4L);
+    }
+
+    private static long workWithBusyTicksAndFarEntries(boolean hierarchical, int wheelSize, int far, int rotations) {
+        TimingWheel wheel = new TimingWheel(TICK, wheelSize, hierarchical);
+        long horizon = (long) wheelSize * rotations;
+        for (int i = 0; i < far; i++) {
+            wheel.schedule(new Item("far" + i, (horizon * 1000 + i) * TICK)); // spread over all buckets
+        }
+        long before = wheel.touches();
+        for (long t = 1; t <= horizon; t++) {
+            wheel.schedule(new Item("near", t * TICK));
+            assertThat(advance(wheel, t)).containsExactly("near@" + t);
+        }
+        return wheel.touches() - before;
+    }
+}
