@@ -16,6 +16,9 @@ public interface Timer {
      * Schedules {@code task} to run once after {@code delay}. A delay of zero or less runs on the
      * next tick; a delay too long to represent never runs (but can be cancelled).
      *
+     * @param task what to run
+     * @param delay how long from now, in {@code unit}s
+     * @param unit the unit of {@code delay}
      * @return the handle, to cancel the timeout or ask about it
      * @throws NullPointerException if {@code task} or {@code unit} is null
      * @throws IllegalStateException if the timer was stopped
@@ -27,6 +30,11 @@ public interface Timer {
      * Schedules {@code task} to run once after {@code delay}; see
      * {@link #newTimeout(TimerTask, long, TimeUnit)}. Delays beyond the range of a long in
      * nanoseconds (about 292 years) are treated as never.
+     *
+     * @param task what to run
+     * @param delay how long from now
+     * @return the handle, to cancel the timeout or ask about it
+     * @throws NullPointerException if {@code task} or {@code delay} is null
      */
     default Timeout newTimeout(TimerTask task, Duration delay) {
         Objects.requireNonNull(delay, "delay must not be null");
