@@ -1,0 +1,59 @@
+package io.wheeltimer.spring;
+
+import io.wheeltimer.Timeout;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.util.concurrent.TimeUnit;
+import org.springframework.core.annotation.AliasFor;
+
+/**
+ * {@code newTimeout} as an annotation: a call to an annotated method of a Spring bean does not run
+ * the method; it schedules it, with the call's arguments, to run on the wheel timer after
+ * {@link #delay}, and returns at once.
+ *
+ * <pre>{@code
+ * @WheelTimeout(delay = "${orders.payment-window:30m}")
+ * public Timeout cancelIfUnpaid(String orderId) {
+ *     orders.cancelIfStillPending(orderId);
+ *     return null; // the caller gets the Timeout handle of the scheduled call
+ * }
+ * }</pre>
+ *
+ * <p>Return types: {@code void}; {@link Timeout} (the handle: cancel it to prevent the run; the
+ * method's own return value is ignored); {@code CompletableFuture<T>}, {@code CompletionStage<T>}
+ * or {@code Future<T>} (completes with the result of the future the method returns, after the run;
+ * cancelling it cancels the timeout). Any other return type, a delay that does not parse, or an
+ * unknown timer bean fails the application's startup with a message naming the method.
+ *
+ * <p>A failure inside the deferred method completes the returned future exceptionally; for
+ * {@code void} and {@code Timeout} it is logged and counted as failed by the timer. The method runs
+ * on the timer's worker thread (or its task executor), outside the caller's transaction and
+ * security context. Like every Spring proxy-based annotation it applies to calls through the bean,
+ * not to calls a bean makes on itself. After the timer stopped, a call throws
+ * {@link IllegalStateException}.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface WheelTimeout {
+
+    /** Alias for {@link #delay}. */
+    @AliasFor("delay")
+    String value() default "";
+
+    /**
+     * How long after the call the method runs: {@code 30s}, {@code 500ms}, {@code PT1M}, a
+     * {@code ${...}} placeholder, or a plain number read in {@link #timeUnit}. Zero runs on the next tick.
+     */
+    @AliasFor("value")
+    String delay() default "";
+
+    /** The unit of a plain-number {@link #delay}. */
+    TimeUnit timeUnit() default TimeUnit.MILLISECONDS;
+
+    /** Bean name of the {@link io.wheeltimer.Timer} to use; empty: the only (or primary) one. */
+    String timer() default "";
+}

@@ -1,0 +1,39 @@
+package io.wheeltimer.spring;
+
+import io.wheeltimer.Timeout;
+import java.lang.reflect.Method;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.springframework.aop.support.AopUtils;
+
+/** Turns a call to a {@link WheelTimeout @WheelTimeout} method into a timeout. */
+final class WheelTimeoutInterceptor implements MethodInterceptor {
+
+    private final BiFunction<Method, Class<?>, ScheduledMethod> scheduledMethods;
+
+    WheelTimeoutInterceptor(BiFunction<Method, Class<?>, ScheduledMethod> scheduledMethods) {
+        this.scheduledMethods = scheduledMethods;
+    }
+
+    @Override
+    public Object invoke(MethodInvocation invocation) {
+        Object target = invocation.getThis();
+        Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : invocation.getMethod().getDeclaringClass();
+        ScheduledMethod method = scheduledMethods.apply(invocation.getMethod(), targetClass);
+        DeferredCall call = new DeferredCall(method.description, invocation, method.result == ScheduledMethod.Result.FUTURE);
+        Timeout timeout;
+        try {
+            timeout = method.timer().newTimeout(call, method.delayNanos, TimeUnit.NANOSECONDS);
+        } catch (IllegalStateException stopped) {
+            throw new IllegalStateException("Cannot schedule " + method.description + ": "
+                    + method.timerName() + " is stopped", stopped);
+        }
+        return switch (method.result) {
+            case NONE -> null;
+            case TIMEOUT -> timeout;
+            case FUTURE -> call.result(timeout);
+        };
+    }
+}

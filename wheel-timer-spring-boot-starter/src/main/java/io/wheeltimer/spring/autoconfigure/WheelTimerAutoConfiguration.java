@@ -1,0 +1,126 @@
+package io.wheeltimer.spring.autoconfigure;
+
+import io.wheeltimer.HashedWheelTimer;
+import io.wheeltimer.Ticker;
+import io.wheeltimer.Timer;
+import io.wheeltimer.spring.WheelTimeoutBeanPostProcessor;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanNotOfRequiredTypeException;
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+
+/**
+ * Auto-configures a {@link HashedWheelTimer} bean named {@code wheelTimer} from the
+ * {@code wheel-timer.*} properties (unless the application defines its own {@link Timer}), and
+ * {@link io.wheeltimer.spring.WheelTimeout @WheelTimeout}. {@code wheel-timer.enabled=false} turns
+ * both off. A {@link Ticker} bean, if there is exactly one, replaces the system clock (for tests).
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(name = "wheel-timer.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(WheelTimerProperties.class)
+public final class WheelTimerAutoConfiguration {
+
+    private static final Duration MIN_TICK = Duration.ofMillis(1);
+
+    @Bean
+    @ConditionalOnMissingBean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static WheelTimeoutBeanPostProcessor wheelTimeoutBeanPostProcessor() {
+        return new WheelTimeoutBeanPostProcessor();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingBean(Timer.class)
+    static class TimerConfiguration {
+
+        /** Stopped by {@link #wheelTimerShutdown}, which waits for the await period first. */
+        @Bean(destroyMethod = "")
+        HashedWheelTimer wheelTimer(
+                WheelTimerProperties properties, BeanFactory beanFactory, ObjectProvider<Ticker> ticker) {
+            HashedWheelTimer.Builder builder = HashedWheelTimer.builder()
+                    .name(threadName(properties))
+                    .tickDuration(tickDuration(properties))
+                    .ticksPerWheel(ticksPerWheel(properties))
+                    .maxPendingTimeouts(properties.getMaxPendingTimeouts())
+                    .hierarchical(properties.isHierarchical())
+                    .ticker(ticker.getIfUnique(Ticker::system));
+            Executor executor = executor(properties, beanFactory);
+            if (executor != null) {
+                builder.taskExecutor(executor);
+            }
+            try {
+                return builder.build();
+            } catch (IllegalArgumentException e) {
+                throw new InvalidConfigurationPropertyValueException("wheel-timer.tick-duration",
+                        properties.getTickDuration(), "tick-duration times ticks-per-wheel ("
+                                + properties.getTicksPerWheel() + ") must fit in a long of nanoseconds: " + e.getMessage());
+            }
+        }
+
+        @Bean
+        WheelTimerShutdown wheelTimerShutdown(HashedWheelTimer wheelTimer, WheelTimerProperties properties) {
+            Duration period = properties.getShutdown().getAwaitTerminationPeriod();
+            if (period == null || period.isNegative()) {
+                throw new InvalidConfigurationPropertyValueException(
+                        "wheel-timer.shutdown.await-termination-period", period, "must be 0s or longer");
+            }
+            return new WheelTimerShutdown(wheelTimer, period);
+        }
+
+        private static String threadName(WheelTimerProperties properties) {
+            String name = properties.getThreadName();
+            if (name == null || name.isBlank()) {
+                throw new InvalidConfigurationPropertyValueException(
+                        "wheel-timer.thread-name", name, "must not be blank");
+            }
+            return name;
+        }
+
+        private static Duration tickDuration(WheelTimerProperties properties) {
+            Duration tick = properties.getTickDuration();
+            if (tick == null || tick.compareTo(MIN_TICK) < 0) {
+                throw new InvalidConfigurationPropertyValueException("wheel-timer.tick-duration", tick,
+                        "must be at least 1ms (a duration such as 1ms, 100ms, 1s or PT0.1S)");
+            }
+            return tick;
+        }
+
+        private static int ticksPerWheel(WheelTimerProperties properties) {
+            int ticks = properties.getTicksPerWheel();
+            if (ticks < 1 || ticks > HashedWheelTimer.MAX_TICKS_PER_WHEEL) {
+                throw new InvalidConfigurationPropertyValueException("wheel-timer.ticks-per-wheel", ticks,
+                        "must be from 1 to 1073741824 (2^30); it is rounded up to a power of two");
+            }
+            return ticks;
+        }
+
+        private static Executor executor(WheelTimerProperties properties, BeanFactory beanFactory) {
+            String name = properties.getExecutor();
+            if (name == null || name.isBlank()) {
+                return null;
+            }
+            try {
+                return beanFactory.getBean(name, Executor.class);
+            } catch (BeanNotOfRequiredTypeException e) {
+                throw new InvalidConfigurationPropertyValueException("wheel-timer.executor", name,
+                        "the bean '" + name + "' is a " + e.getActualType().getName() + ", not an Executor;"
+                                + " name an Executor bean, or leave it empty to run tasks on the worker thread");
+            } catch (NoSuchBeanDefinitionException e) {
+                throw new InvalidConfigurationPropertyValueException("wheel-timer.executor", name,
+                        "there is no bean named '" + name + "'; name an Executor bean,"
+                                + " or leave it empty to run tasks on the worker thread");
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.wheeltimer.spring.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.wheeltimer.HashedWheelTimer;
+import io.wheeltimer.spring.metrics.WheelTimerMeterBinder;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Micrometer meters ({@code wheel.timer.*}) for every {@link HashedWheelTimer} bean, when the
+ * application has a {@link MeterRegistry}. Ordered after Boot's metrics auto-configuration by name,
+ * so Micrometer and Boot's metrics module stay optional.
+ */
+@AutoConfiguration(after = WheelTimerAutoConfiguration.class, afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
+@ConditionalOnClass(MeterBinder.class)
+@ConditionalOnBean({MeterRegistry.class, HashedWheelTimer.class})
+public final class WheelTimerMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    WheelTimerMeterBinder wheelTimerMeterBinder(ListableBeanFactory beanFactory) {
+        return new WheelTimerMeterBinder(() -> beanFactory.getBeansOfType(HashedWheelTimer.class));
+    }
+}

@@ -1,0 +1,127 @@
+package io.wheeltimer.spring.autoconfigure;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings of the auto-configured {@code wheelTimer}, under {@code wheel-timer}.
+ */
+@ConfigurationProperties("wheel-timer")
+public class WheelTimerProperties {
+
+    /**
+     * Whether to auto-configure the wheel timer.
+     */
+    private boolean enabled = true;
+
+    /**
+     * Length of one tick: the precision of the timer. At least 1ms.
+     */
+    private Duration tickDuration = Duration.ofMillis(100);
+
+    /**
+     * Buckets per wheel, rounded up to a power of two; from 1 to 2^30.
+     */
+    private int ticksPerWheel = 512;
+
+    /**
+     * Pending timeouts allowed before newTimeout is refused; 0 or less for no limit.
+     */
+    private long maxPendingTimeouts = 0;
+
+    /**
+     * Whether timeouts more than one rotation away wait in coarser overflow wheels instead of
+     * being looked at every rotation.
+     */
+    private boolean hierarchical = true;
+
+    /**
+     * Name of the worker thread, also the timer's name.
+     */
+    private String threadName = "wheel-timer";
+
+    /**
+     * Bean name of an Executor that runs the tasks; empty to run them on the worker thread.
+     */
+    private String executor = "";
+
+    private final Shutdown shutdown = new Shutdown();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public Duration getTickDuration() {
+        return tickDuration;
+    }
+
+    public void setTickDuration(Duration tickDuration) {
+        this.tickDuration = tickDuration;
+    }
+
+    public int getTicksPerWheel() {
+        return ticksPerWheel;
+    }
+
+    public void setTicksPerWheel(int ticksPerWheel) {
+        this.ticksPerWheel = ticksPerWheel;
+    }
+
+    public long getMaxPendingTimeouts() {
+        return maxPendingTimeouts;
+    }
+
+    public void setMaxPendingTimeouts(long maxPendingTimeouts) {
+        this.maxPendingTimeouts = maxPendingTimeouts;
+    }
+
+    public boolean isHierarchical() {
+        return hierarchical;
+    }
+
+    public void setHierarchical(boolean hierarchical) {
+        this.hierarchical = hierarchical;
+    }
+
+    public String getThreadName() {
+        return threadName;
+    }
+
+    public void setThreadName(String threadName) {
+        this.threadName = threadName;
+    }
+
+    public String getExecutor() {
+        return executor;
+    }
+
+    public void setExecutor(String executor) {
+        this.executor = executor;
+    }
+
+    public Shutdown getShutdown() {
+        return shutdown;
+    }
+
+    /** What happens to pending timeouts when the application context closes. */
+    public static class Shutdown {
+
+        /**
+         * On shutdown, timeouts due within this period still run before the timer stops; the
+         * rest are cancelled and their number logged.
+         */
+        private Duration awaitTerminationPeriod = Duration.ZERO;
+
+        public Duration getAwaitTerminationPeriod() {
+            return awaitTerminationPeriod;
+        }
+
+        public void setAwaitTerminationPeriod(Duration awaitTerminationPeriod) {
+            this.awaitTerminationPeriod = awaitTerminationPeriod;
+        }
+    }
+}

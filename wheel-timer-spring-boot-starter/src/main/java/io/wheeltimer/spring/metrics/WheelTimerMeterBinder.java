@@ -1,0 +1,59 @@
+package io.wheeltimer.spring.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.wheeltimer.HashedWheelTimer;
+import io.wheeltimer.TimerStats;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
+
+/**
+ * Meters for every {@link HashedWheelTimer} bean, tagged {@code name} = the bean name. Counts
+ * that only grow are function counters, so dashboards can take rates.
+ */
+public class WheelTimerMeterBinder implements MeterBinder {
+
+    private final Supplier<Map<String, HashedWheelTimer>> timers;
+
+    /** @param timers the timers by bean name, looked up when the binder is bound */
+    public WheelTimerMeterBinder(Supplier<Map<String, HashedWheelTimer>> timers) {
+        this.timers = timers;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        timers.get().forEach((name, timer) -> bind(registry, name, timer));
+    }
+
+    private static void bind(MeterRegistry registry, String name, HashedWheelTimer timer) {
+        Tags tags = Tags.of("name", name);
+        Gauge.builder("wheel.timer.pending", timer, HashedWheelTimer::pendingTimeouts)
+                .description("Timeouts scheduled and not yet run or cancelled")
+                .baseUnit("timeouts").tags(tags).register(registry);
+        counter(registry, "wheel.timer.scheduled", "Timeouts accepted by newTimeout", "timeouts",
+                timer, TimerStats::scheduled, tags);
+        counter(registry, "wheel.timer.expired", "Timeouts that fired", "timeouts",
+                timer, TimerStats::expired, tags);
+        counter(registry, "wheel.timer.cancelled", "Timeouts cancelled before they fired, also by stop()",
+                "timeouts", timer, TimerStats::cancelled, tags);
+        counter(registry, "wheel.timer.rejected", "Timeouts refused because of max-pending-timeouts",
+                "timeouts", timer, TimerStats::rejected, tags);
+        counter(registry, "wheel.timer.failed", "Tasks that threw or that the task executor refused",
+                "tasks", timer, TimerStats::failed, tags);
+        TimeGauge.builder("wheel.timer.tick.lag", timer, TimeUnit.NANOSECONDS, t -> t.stats().tickLag().toNanos())
+                .description("How far the worker runs behind its tick schedule")
+                .tags(tags).register(registry);
+    }
+
+    private static void counter(MeterRegistry registry, String meter, String description, String unit,
+            HashedWheelTimer timer, ToLongFunction<TimerStats> count, Tags tags) {
+        FunctionCounter.builder(meter, timer, t -> count.applyAsLong(t.stats()))
+                .description(description).baseUnit(unit).tags(tags).register(registry);
+    }
+}
