@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs the whole benchmark suite and writes docs/benchmarks.md and docs/benchmarks.svg.
+# About 10 minutes on 2 cores. Run it on a quiet machine: nothing else should be busy.
+#
+#   wheel-timer-benchmarks/run-benchmarks.sh          # everything
+#   QUICK=1 wheel-timer-benchmarks/run-benchmarks.sh  # a short smoke run, numbers meaningless
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+out="$root/wheel-timer-benchmarks/target/results"
+mkdir -p "$out"
+
+mvn -B -q -pl wheel-timer-benchmarks -am package dependency:build-classpath -DskipTests \
+    -Dmdep.outputFile="$out/classpath.txt"
+cp="$root/wheel-timer-benchmarks/target/classes:$(cat "$out/classpath.txt")"
+
+jmh_args=(-prof gc -rf json -rff "$out/jmh.json")
+if [[ "${QUICK:-}" == 1 ]]; then
+    jmh_args+=(-wi 1 -w 1s -i 1 -r 1s)
+fi
+java -cp "$cp" org.openjdk.jmh.Main ScheduleCancelBenchmark "${jmh_args[@]}"
+
+: > "$out/experiments.jsonl"
+for experiment in retained cpu-far cpu-idle lateness bulk; do
+    for contender in WHEEL_FLAT WHEEL_HIERARCHICAL NETTY JDK; do
+        echo "== $experiment $contender"
+        # Serial GC: heap-after-GC readings are exact; one fresh JVM per measurement.
+        java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.Experiments "$experiment" "$contender" \
+            | grep '^{' | tee -a "$out/experiments.jsonl"
+    done
+done
+
+java -cp "$cp" io.wheeltimer.benchmarks.Report "$out/jmh.json" "$out/experiments.jsonl" "$root/docs" \
+    "wheel-timer-benchmarks/run-benchmarks.sh"
+echo "Wrote docs/benchmarks.md and docs/benchmarks.svg"
