@@ -1,0 +1,77 @@
+package io.wheeltimer.spring;
+
+import io.wheeltimer.HashedWheelTimer;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/** What the {@code @WheelTimeout} tests share: a record of the calls that ran, and log capture. */
+final class WheelTimeoutFixtures {
+
+    private WheelTimeoutFixtures() {
+    }
+
+    /** One run of an annotated method: which, with what arguments, on which thread. */
+    record Call(String method, List<Object> args, String thread) {
+    }
+
+    /** The runs of annotated methods, in order; a bean, so that the user beans can record into it. */
+    static final class Calls {
+        private final List<Call> list = new CopyOnWriteArrayList<>();
+
+        void record(String method, Object... args) {
+            list.add(new Call(method, List.of(args), Thread.currentThread().getName()));
+        }
+
+        List<Call> all() {
+            return List.copyOf(list);
+        }
+
+        List<String> methods() {
+            return list.stream().map(Call::method).toList();
+        }
+    }
+
+    /** The messages of a failure and of all its causes, one a line. */
+    static String messages(Throwable failure) {
+        StringBuilder all = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            all.append(t.getClass().getName()).append(": ").append(t.getMessage()).append('\n');
+        }
+        return all.toString();
+    }
+
+    /**
+     * Captures what {@link HashedWheelTimer} logs. The core logs through {@code System.Logger},
+     * which the test class path backs with java.util.logging.
+     */
+    static final class TimerLog extends Handler implements AutoCloseable {
+        // Held strongly: java.util.logging keeps its loggers only weakly.
+        private final Logger logger = Logger.getLogger(HashedWheelTimer.class.getName());
+        private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+
+        TimerLog() {
+            logger.addHandler(this);
+        }
+
+        List<LogRecord> records() {
+            return List.copyOf(records);
+        }
+
+        @Override
+        public void publish(LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+            logger.removeHandler(this);
+        }
+    }
+}
