@@ -40,9 +40,9 @@ final class DeferredCall implements TimerTask {
         }
         Object value;
         try {
-            value = proceed();
-        } catch (Exception e) {
-            result.completeExceptionally(e);
+            value = invocation.proceed();
+        } catch (Throwable t) {
+            result.completeExceptionally(t); // the caller's future carries it, whatever it is
             return;
         }
         if (value instanceof CompletionStage<?> stage) {

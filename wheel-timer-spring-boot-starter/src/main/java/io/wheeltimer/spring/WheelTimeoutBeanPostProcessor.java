@@ -3,6 +3,7 @@ package io.wheeltimer.spring;
 import io.wheeltimer.Timeout;
 import io.wheeltimer.Timer;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -16,9 +17,12 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.EmbeddedValueResolverAware;
+import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
@@ -34,7 +38,10 @@ import org.springframework.util.StringValueResolver;
 public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
         implements EmbeddedValueResolverAware {
 
-    private final Map<Method, ScheduledMethod> scheduledMethods = new ConcurrentHashMap<>();
+    /** Delays beyond this do not fit in a long of nanoseconds. */
+    private static final Duration MAX_DELAY = Duration.ofNanos(Long.MAX_VALUE);
+
+    private final Map<MethodClassKey, ScheduledMethod> scheduledMethods = new ConcurrentHashMap<>();
     private StringValueResolver valueResolver;
     private ListableBeanFactory beanFactory;
 
@@ -71,8 +78,10 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
 
     /** The checked, resolved form of an annotated method, made once. */
     ScheduledMethod scheduledMethod(Method method, Class<?> targetClass) {
-        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-        return scheduledMethods.computeIfAbsent(specific, m -> check(m, ClassUtils.getUserClass(targetClass)));
+        Class<?> userClass = ClassUtils.getUserClass(targetClass);
+        Method specific = AopUtils.getMostSpecificMethod(method, userClass);
+        // Per class too: an inherited method is described as each bean's own class.
+        return scheduledMethods.computeIfAbsent(new MethodClassKey(specific, userClass), key -> check(specific, userClass));
     }
 
     private ScheduledMethod check(Method method, Class<?> userClass) {
@@ -82,11 +91,22 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
         if (annotation == null) {
             throw new IllegalStateException("No @WheelTimeout on " + description);
         }
+        checkInterceptable(method, description);
         ScheduledMethod.Result result = resultOf(method, description);
         Duration delay = delayOf(annotation, description);
         String timerName = annotation.timer();
-        checkTimerExists(timerName, description);
+        checkTimer(timerName, description);
         return new ScheduledMethod(description, delay.toNanos(), result, timerName, beanFactory);
+    }
+
+    /** A proxy cannot intercept these: the call would run at once, silently. */
+    private static void checkInterceptable(Method method, String description) {
+        int modifiers = method.getModifiers();
+        if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers)) {
+            throw new IllegalStateException("@WheelTimeout method " + description + " is "
+                    + Modifier.toString(modifiers & (Modifier.STATIC | Modifier.PRIVATE | Modifier.FINAL))
+                    + "; a proxy can only defer calls to non-static, non-private, non-final methods");
+        }
     }
 
     private static ScheduledMethod.Result resultOf(Method method, String description) {
@@ -107,17 +127,26 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
 
     private Duration delayOf(WheelTimeout annotation, String description) {
         String text = annotation.delay();
-        String resolved = valueResolver != null && !text.isEmpty() ? valueResolver.resolveStringValue(text) : text;
+        String resolved;
+        try {
+            resolved = valueResolver != null && !text.isEmpty() ? valueResolver.resolveStringValue(text) : text;
+        } catch (IllegalArgumentException unresolvable) {
+            throw new IllegalStateException("@WheelTimeout on " + description + ": delay '" + text
+                    + "' cannot be resolved: " + unresolvable.getMessage(), unresolvable);
+        }
         String problem;
         if (resolved == null || resolved.isBlank()) {
             problem = "is empty";
         } else {
             try {
                 Duration delay = DurationStyle.detectAndParse(resolved.trim(), annotation.timeUnit().toChronoUnit());
-                if (!delay.isNegative()) {
+                if (delay.isNegative()) {
+                    problem = "is negative";
+                } else if (delay.compareTo(MAX_DELAY) > 0) {
+                    problem = "is too long (more than about 292 years)";
+                } else {
                     return delay;
                 }
-                problem = "is negative";
             } catch (RuntimeException e) {
                 problem = "is not a duration";
             }
@@ -128,16 +157,28 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
                 + annotation.timeUnit().name().toLowerCase());
     }
 
-    private void checkTimerExists(String timerName, String description) {
-        if (timerName.isEmpty()) {
-            if (beanFactory.getBeanNamesForType(Timer.class).length == 0) {
-                throw new IllegalStateException("@WheelTimeout on " + description
-                        + ": there is no io.wheeltimer.Timer bean to schedule it on");
+    /** The named timer exists, or there is exactly one (or one primary) Timer, here or in a parent context. */
+    private void checkTimer(String timerName, String description) {
+        String[] timers = BeanFactoryUtils.beanNamesForTypeIncludingAncestors(beanFactory, Timer.class);
+        if (!timerName.isEmpty()) {
+            if (!Arrays.asList(timers).contains(timerName)) {
+                throw new IllegalStateException("@WheelTimeout on " + description + ": timer '" + timerName
+                        + "' is not the name of an io.wheeltimer.Timer bean; Timer beans: " + Arrays.toString(timers));
             }
-        } else if (!beanFactory.containsBean(timerName) || !beanFactory.isTypeMatch(timerName, Timer.class)) {
-            throw new IllegalStateException("@WheelTimeout on " + description + ": timer '" + timerName
-                    + "' is not the name of an io.wheeltimer.Timer bean; Timer beans: "
-                    + Arrays.toString(beanFactory.getBeanNamesForType(Timer.class)));
+        } else if (timers.length == 0) {
+            throw new IllegalStateException("@WheelTimeout on " + description
+                    + ": there is no io.wheeltimer.Timer bean to schedule it on");
+        } else if (timers.length > 1 && primaryTimers(timers) != 1) {
+            throw new IllegalStateException("@WheelTimeout on " + description + ": there are several Timer beans "
+                    + Arrays.toString(timers) + " and none is primary; name one with @WheelTimeout(timer = \"...\")");
         }
+    }
+
+    private long primaryTimers(String[] names) {
+        ConfigurableListableBeanFactory factory = beanFactory instanceof ConfigurableListableBeanFactory c ? c : null;
+        return Arrays.stream(names)
+                .filter(name -> factory != null && factory.containsBeanDefinition(name)
+                        && factory.getBeanDefinition(name).isPrimary())
+                .count();
     }
 }

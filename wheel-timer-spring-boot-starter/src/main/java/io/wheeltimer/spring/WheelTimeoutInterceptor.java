@@ -1,6 +1,8 @@
 package io.wheeltimer.spring;
 
+import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timeout;
+import io.wheeltimer.Timer;
 import java.lang.reflect.Method;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
@@ -23,12 +25,14 @@ final class WheelTimeoutInterceptor implements MethodInterceptor {
         Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : invocation.getMethod().getDeclaringClass();
         ScheduledMethod method = scheduledMethods.apply(invocation.getMethod(), targetClass);
         DeferredCall call = new DeferredCall(method.description, invocation, method.result == ScheduledMethod.Result.FUTURE);
+        Timer timer = method.timer();
         Timeout timeout;
         try {
-            timeout = method.timer().newTimeout(call, method.delayNanos, TimeUnit.NANOSECONDS);
-        } catch (IllegalStateException stopped) {
+            timeout = timer.newTimeout(call, method.delayNanos, TimeUnit.NANOSECONDS);
+        } catch (IllegalStateException e) {
+            boolean stopped = timer instanceof HashedWheelTimer wheel && wheel.state() == HashedWheelTimer.State.SHUTDOWN;
             throw new IllegalStateException("Cannot schedule " + method.description + ": "
-                    + method.timerName() + " is stopped", stopped);
+                    + method.timerName() + (stopped ? " is stopped" : " refused it: " + e.getMessage()), e);
         }
         return switch (method.result) {
             case NONE -> null;

@@ -7,7 +7,6 @@ import io.wheeltimer.spring.WheelTimeoutFixtures.Calls;
 import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
 import io.wheeltimer.testing.ManualTicker;
 import java.time.Duration;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -39,9 +38,6 @@ class WheelTimeoutContextHierarchyTest {
     }
 
     @Test
-    @Disabled("BUG: the post-processor bean is @ConditionalOnMissingBean with the default search (ALL), so"
-            + " a child context backs off because its parent has one; a BeanPostProcessor applies only to"
-            + " its own context, so @WheelTimeout is silently ignored in the child (the method runs at once)")
     void childDefersCallsWhenTheParentIsAutoConfiguredToo() {
         autoConfigured.withBean(ManualTicker.class, ManualTicker::new).run(parent -> autoConfigured
                 .withParent(parent)
@@ -58,9 +54,6 @@ class WheelTimeoutContextHierarchyTest {
     }
 
     @Test
-    @Disabled("BUG: WheelTimeoutBeanPostProcessor.checkTimerExists uses getBeanNamesForType, which ignores"
-            + " ancestor contexts, so a child whose only Timer is in the parent fails startup with 'there is"
-            + " no io.wheeltimer.Timer bean' although the call would find the parent's timer")
     void childUsesATimerDefinedInTheParent() {
         new ApplicationContextRunner().withUserConfiguration(ParentTimer.class).run(parent -> autoConfigured
                 .withParent(parent)

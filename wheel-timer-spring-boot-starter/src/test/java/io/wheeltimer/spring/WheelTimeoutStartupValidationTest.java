@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
 import io.wheeltimer.testing.ManualTicker;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
@@ -88,9 +87,6 @@ class WheelTimeoutStartupValidationTest {
     }
 
     @Test
-    @Disabled("BUG: an unresolvable placeholder fails startup with Spring's 'Could not resolve placeholder'"
-            + " IllegalArgumentException, which WheelTimeoutBeanPostProcessor.delayOf does not catch, so no"
-            + " message names the method")
     void unresolvablePlaceholderFailsStartupNamingTheMethod() {
         runner.withBean(PlaceholderDelay.class).run(context -> assertFailsNaming(context,
                 PlaceholderDelay.class.getName() + ".run()", "my.delay"));
@@ -105,9 +101,12 @@ class WheelTimeoutStartupValidationTest {
     }
 
     @Test
-    @Disabled("BUG: a delay longer than about 292 years parses, then Duration.toNanos() in"
-            + " WheelTimeoutBeanPostProcessor.check throws ArithmeticException('long overflow'), which"
-            + " names neither the method nor the delay")
+    void finalMethodThatAProxyCannotInterceptFailsStartupNamingTheMethod() {
+        runner.withBean(FinalMethod.class).run(context -> assertFailsNaming(context,
+                FinalMethod.class.getName() + ".run()", "final"));
+    }
+
+    @Test
     void delayTooLongForNanosecondsFailsStartupNamingTheMethod() {
         runner.withBean(HugeDelay.class).run(context -> assertFailsNaming(context,
                 HugeDelay.class.getName() + ".run()", "300000d"));
@@ -199,6 +198,12 @@ class WheelTimeoutStartupValidationTest {
     static class EmptyDelay {
         @WheelTimeout
         public void run(String id) {
+        }
+    }
+
+    static class FinalMethod {
+        @WheelTimeout("1s")
+        public final void run() {
         }
     }
 

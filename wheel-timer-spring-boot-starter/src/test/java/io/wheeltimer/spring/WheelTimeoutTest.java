@@ -32,7 +32,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -393,14 +392,12 @@ class WheelTimeoutTest {
     }
 
     @Test
-    @Disabled("BUG: with two Timer beans, none primary, and no timer attribute, startup succeeds; the"
-            + " first call throws NoUniqueBeanDefinitionException (WheelTimeoutBeanPostProcessor"
-            + ".checkTimerExists only checks that at least one Timer bean exists)")
     void ambiguousTimerFailsAtStartupNamingTheMethod() {
         runner.withUserConfiguration(TwoTimers.class).withBean(Delays.class).run(context -> {
             assertThat(context).hasFailed();
+            // Delays has several methods; whichever is checked first is named.
             assertThat(messages(context.getStartupFailure()))
-                    .contains(Delays.class.getName() + ".simple()")
+                    .containsPattern(java.util.regex.Pattern.quote(Delays.class.getName()) + "\\.\\w+\\(\\)")
                     .contains("main", "other");
         });
     }
@@ -495,8 +492,6 @@ class WheelTimeoutTest {
     }
 
     @Test
-    @Disabled("BUG: scheduled methods are cached by Method only, so two beans of different classes that"
-            + " inherit the same annotated method share the first one's description")
     void inheritedMethodIsDescribedAsEachBeansOwnClass() {
         runner.withBean("jobA", JobA.class, JobA::new).withBean("jobB", JobB.class, JobB::new).run(context -> {
             context.getBean(JobA.class).fire("a");
@@ -630,8 +625,6 @@ class WheelTimeoutTest {
     }
 
     @Test
-    @Disabled("BUG: an Error thrown by a future-returning method escapes DeferredCall.run (it catches only"
-            + " Exception), so the returned future never completes and the failure is counted instead")
     void errorOfAFutureMethodCompletesTheFutureExceptionally() {
         runner.withBean(Reminders.class).run(context -> {
             CompletableFuture<String> result = context.getBean(Reminders.class).failFutureWithError("error");

@@ -14,6 +14,7 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.SearchStrategy;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
@@ -33,8 +34,9 @@ public final class WheelTimerAutoConfiguration {
 
     private static final Duration MIN_TICK = Duration.ofMillis(1);
 
+    /** Only this context's: a post-processor in a parent context does not process this one's beans. */
     @Bean
-    @ConditionalOnMissingBean
+    @ConditionalOnMissingBean(search = SearchStrategy.CURRENT)
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static WheelTimeoutBeanPostProcessor wheelTimeoutBeanPostProcessor() {
         return new WheelTimeoutBeanPostProcessor();
