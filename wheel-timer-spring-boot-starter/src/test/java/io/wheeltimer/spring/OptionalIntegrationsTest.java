@@ -258,6 +258,44 @@ class OptionalIntegrationsTest {
                 });
     }
 
+    /**
+     * The detail read asks the worker for the upcoming timeouts and waits, without a bound, while a
+     * task runs on the worker: a stuck task (what one would open the endpoint to diagnose) makes
+     * {@code GET /actuator/wheeltimer/{name}} hang and hold a request thread for as long.
+     */
+    @Test
+    @Disabled("QUESTIONABLE: GET /actuator/wheeltimer/{name} blocks without a bound while a task runs on the worker")
+    void theDetailAnswersWhileATaskIsStuckOnTheWorker() {
+        runner.withClassLoader(new FilteredClassLoader(MICROMETER, HEALTH))
+                .withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=wheeltimer")
+                .run(context -> {
+                    WheelTimerEndpoint endpoint = context.getBean(WheelTimerEndpoint.class);
+                    HashedWheelTimer timer = context.getBean("wheelTimer", HashedWheelTimer.class);
+                    ManualTicker ticker = context.getBean(ManualTicker.class);
+                    CountDownLatch running = new CountDownLatch(1);
+                    CountDownLatch release = new CountDownLatch(1);
+                    timer.newTimeout(timeout -> {
+                        running.countDown();
+                        release.await(60, TimeUnit.SECONDS);
+                    }, Duration.ofMillis(100));
+                    timer.newTimeout(new NamedTask("next"), Duration.ofMinutes(1));
+                    ExecutorService threads = Executors.newFixedThreadPool(2);
+                    try {
+                        Future<?> advance = threads.submit(() -> ticker.advance(Duration.ofMillis(100)));
+                        assertThat(running.await(60, TimeUnit.SECONDS)).isTrue();
+                        Future<Map<String, Object>> detail = threads.submit(() -> endpoint.timer("wheelTimer"));
+                        assertThat(detail).succeedsWithin(Duration.ofSeconds(5))
+                                .satisfies(d -> assertThat(d).containsEntry("state", "STARTED"));
+                        release.countDown();
+                        advance.get(60, TimeUnit.SECONDS);
+                    } finally {
+                        release.countDown();
+                        threads.shutdownNow();
+                    }
+                });
+    }
+
     @Test
     void theEndpointIsNotCreatedWithAccessNone() {
         runner.withClassLoader(new FilteredClassLoader(MICROMETER, HEALTH))
