@@ -77,6 +77,9 @@ public class HashedWheelTimer implements Timer {
     /** Default layout of {@link Builder#hierarchical(boolean)} and of the Netty constructors. */
     public static final boolean DEFAULT_HIERARCHICAL = true;
 
+    /** How long {@link #upcoming} waits for a worker that is busy with a task. */
+    static final int UPCOMING_WAIT_SECONDS = 2;
+
     private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int INSTANCE_COUNT_LIMIT = 64;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
@@ -444,10 +447,11 @@ public class HashedWheelTimer implements Timer {
     /**
      * Up to {@code limit} pending timeouts, soonest deadline first, including those the worker has
      * not taken into the wheel yet. Safe from any thread: the worker answers between tasks, so the
-     * call waits while a task runs on the worker thread. Costs O(pending) on the worker; meant for
-     * inspection, not for a hot path.
+     * call waits while a task runs on the worker thread, for {@value #UPCOMING_WAIT_SECONDS} seconds
+     * at most. Costs O(pending) on the worker; meant for inspection, not for a hot path.
      *
      * @throws IllegalArgumentException if {@code limit} is negative
+     * @throws IllegalStateException if a task has held the worker thread for longer than that
      */
     public List<TimeoutInfo> upcoming(int limit) {
         if (limit < 0) {
@@ -462,6 +466,7 @@ public class HashedWheelTimer implements Timer {
         Worker.UpcomingQuery query = new Worker.UpcomingQuery(limit);
         worker.submit(query);
         ticker.wake(workerThread);
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(UPCOMING_WAIT_SECONDS);
         boolean interrupted = false;
         try {
             while (true) {
@@ -470,6 +475,10 @@ public class HashedWheelTimer implements Timer {
                 } catch (TimeoutException e) {
                     if (!workerThread.isAlive()) {
                         return List.of(); // stopped before it saw the query
+                    }
+                    if (System.nanoTime() - giveUp > 0) {
+                        throw new IllegalStateException("The worker thread of " + this + " has not answered within "
+                                + UPCOMING_WAIT_SECONDS + " s: a task is holding it (see tickLag)");
                     }
                 } catch (InterruptedException e) {
                     interrupted = true;

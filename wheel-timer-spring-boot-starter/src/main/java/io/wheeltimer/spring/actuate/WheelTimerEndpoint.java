@@ -48,9 +48,13 @@ public class WheelTimerEndpoint {
             return null;
         }
         Map<String, Object> detail = summary(timer);
-        List<Map<String, String>> upcoming = timer.upcoming(UPCOMING_LIMIT).stream()
-                .map(WheelTimerEndpoint::describe).toList();
-        detail.put("upcoming", upcoming);
+        try {
+            detail.put("upcoming", timer.upcoming(UPCOMING_LIMIT).stream().map(WheelTimerEndpoint::describe).toList());
+        } catch (IllegalStateException busy) {
+            // A task holds the worker: the summary (tickLag above all) is what helps now.
+            detail.put("upcoming", List.of());
+            detail.put("upcomingUnavailable", busy.getMessage());
+        }
         return detail;
     }
 

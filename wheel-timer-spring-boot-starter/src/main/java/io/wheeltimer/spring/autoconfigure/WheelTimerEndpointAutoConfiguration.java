@@ -1,11 +1,9 @@
 package io.wheeltimer.spring.autoconfigure;
 
-import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.spring.actuate.WheelTimerEndpoint;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -19,14 +17,13 @@ import org.springframework.context.annotation.Configuration;
 public final class WheelTimerEndpointAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnBean(HashedWheelTimer.class)
     @ConditionalOnAvailableEndpoint(WheelTimerEndpoint.class)
     static class EndpointConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
         WheelTimerEndpoint wheelTimerEndpoint(ListableBeanFactory beanFactory) {
-            return new WheelTimerEndpoint(() -> beanFactory.getBeansOfType(HashedWheelTimer.class));
+            return new WheelTimerEndpoint(TimerBeans.in(beanFactory));
         }
     }
 }

@@ -1,10 +1,8 @@
 package io.wheeltimer.spring.autoconfigure;
 
-import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.spring.actuate.WheelTimerHealthIndicator;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
@@ -22,14 +20,13 @@ import org.springframework.context.annotation.Configuration;
 public final class WheelTimerHealthAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnBean(HashedWheelTimer.class)
     @ConditionalOnEnabledHealthIndicator("wheeltimer")
     static class HealthConfiguration {
 
         @Bean
         @ConditionalOnMissingBean(name = "wheelTimerHealthIndicator")
         WheelTimerHealthIndicator wheelTimerHealthIndicator(ListableBeanFactory beanFactory) {
-            return new WheelTimerHealthIndicator(() -> beanFactory.getBeansOfType(HashedWheelTimer.class));
+            return new WheelTimerHealthIndicator(TimerBeans.in(beanFactory));
         }
     }
 }
