@@ -1,0 +1,123 @@
+package io.wheeltimer;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * "No idle ticking" (SPEC section 2), in real time: with a 1 ms tick, Netty's worker wakes 1000
+ * times a second whatever is pending; ours sleeps until the next tick that has work. Bounds are
+ * generous for a noisy 2-core CI machine.
+ */
+class IdleWorkerTest {
+
+    private static final Duration ONE_MS = Duration.ofMillis(1);
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private final List<HashedWheelTimer> timers = new ArrayList<>();
+
+    @BeforeAll
+    static void needsThreadCpuTime() {
+        assumeThat(THREADS.isThreadCpuTimeSupported()).as("thread CPU time measurable").isTrue();
+        if (!THREADS.isThreadCpuTimeEnabled()) {
+            THREADS.setThreadCpuTimeEnabled(true);
+        }
+    }
+
+    @AfterEach
+    void stopAll() {
+        timers.forEach(HashedWheelTimer::stop);
+    }
+
+    private HashedWheelTimer timer(boolean hierarchical) {
+        HashedWheelTimer timer = HashedWheelTimer.builder().name("idle-test").tickDuration(ONE_MS)
+                .hierarchical(hierarchical).build();
+        timers.add(timer);
+        return timer;
+    }
+
+    private static long cpuNanos(HashedWheelTimer timer) {
+        return THREADS.getThreadCpuTime(timer.workerThread().getId());
+    }
+
+    @Test
+    void startedTimerWithNothingPendingUsesNoCpuAndDoesNotWake() throws Exception {
+        HashedWheelTimer timer = timer(true);
+        timer.start();
+        Thread.sleep(200); // let the worker settle into its sleep
+        long cpuBefore = cpuNanos(timer);
+        long wakeUpsBefore = timer.wakeUps();
+
+        Thread.sleep(2_000); // 2000 ticks of 1 ms
+
+        long cpu = cpuNanos(timer) - cpuBefore;
+        long wakeUps = timer.wakeUps() - wakeUpsBefore;
+        assertThat(wakeUps).as("wake-ups in 2000 idle ticks").isLessThanOrEqualTo(5);
+        assertThat(Duration.ofNanos(cpu)).as("worker CPU in 2 s idle").isLessThan(Duration.ofMillis(50));
+        assertThat(timer.workerThread().getState()).isEqualTo(Thread.State.WAITING); // parked without a deadline
+    }
+
+    @ParameterizedTest(name = "hierarchical={0}")
+    @ValueSource(booleans = {true, false})
+    void singleTimeoutTwoSecondsAheadCostsOnlyAHandfulOfWakeUps(boolean hierarchical) throws Exception {
+        HashedWheelTimer timer = timer(hierarchical);
+        timer.start();
+        Thread.sleep(100);
+        long wakeUpsBefore = timer.wakeUps();
+        long cpuBefore = cpuNanos(timer);
+        CountDownLatch fired = new CountDownLatch(1);
+        long scheduledAt = System.nanoTime();
+        long[] firedAt = new long[1];
+
+        timer.newTimeout(t -> {
+            firedAt[0] = System.nanoTime();
+            fired.countDown();
+        }, Duration.ofSeconds(2));
+
+        assertThat(fired.await(20, SECONDS)).isTrue();
+        long wakeUps = timer.wakeUps() - wakeUpsBefore;
+        long cpu = cpuNanos(timer) - cpuBefore;
+        assertThat(firedAt[0] - scheduledAt).isGreaterThanOrEqualTo(Duration.ofSeconds(2).toNanos());
+        assertThat(wakeUps).as("wake-ups for one timeout 2000 ticks away (Netty: ~2000)").isLessThanOrEqualTo(10);
+        assertThat(Duration.ofNanos(cpu)).isLessThan(Duration.ofMillis(100));
+    }
+
+    @ParameterizedTest(name = "hierarchical={0}")
+    @ValueSource(booleans = {true, false})
+    void afterEveryTimeoutFiredOrWasCancelledTheWorkerSleepsAgain(boolean hierarchical) throws Exception {
+        HashedWheelTimer timer = timer(hierarchical);
+        int count = 20;
+        CountDownLatch fired = new CountDownLatch(count);
+        for (int i = 0; i < count; i++) {
+            timer.newTimeout(t -> fired.countDown(), Duration.ofMillis(5 + 5 * i));
+        }
+        List<Timeout> far = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            far.add(timer.newTimeout(t -> { }, Duration.ofMinutes(10 + i)));
+        }
+        assertThat(fired.await(20, SECONDS)).isTrue();
+        far.forEach(Timeout::cancel);
+        Thread.sleep(200); // the cancelled ones are unlinked within a tick
+        assertThat(timer.pendingTimeouts()).isZero();
+        long wakeUpsBefore = timer.wakeUps();
+        long cpuBefore = cpuNanos(timer);
+
+        Thread.sleep(1_000);
+
+        assertThat(timer.wakeUps() - wakeUpsBefore).as("wake-ups in 1000 idle ticks").isLessThanOrEqualTo(5);
+        assertThat(Duration.ofNanos(cpuNanos(timer) - cpuBefore)).isLessThan(Duration.ofMillis(50));
+        // (it may sleep with a deadline: after removals the wheel's next-event hint may be early, never late)
+    }
+}
