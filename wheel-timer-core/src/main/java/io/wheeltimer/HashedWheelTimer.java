@@ -206,10 +206,9 @@ public class HashedWheelTimer implements Timer {
             Executor taskExecutor,
             boolean hierarchical,
             Ticker ticker) {
+        // In Netty's order, so that the same bad arguments get the same exception.
         Objects.requireNonNull(threadFactory, "threadFactory must not be null");
         Objects.requireNonNull(unit, "unit must not be null");
-        Objects.requireNonNull(taskExecutor, "taskExecutor must not be null");
-        Objects.requireNonNull(ticker, "ticker must not be null");
         if (tickDuration <= 0) {
             throw new IllegalArgumentException(
                     "tickDuration must be > 0, was " + tickDuration + " " + unit.name().toLowerCase());
@@ -218,6 +217,8 @@ public class HashedWheelTimer implements Timer {
             throw new IllegalArgumentException(
                     "ticksPerWheel must be from 1 to 2^30 (" + MAX_TICKS_PER_WHEEL + "), was " + ticksPerWheel);
         }
+        Objects.requireNonNull(taskExecutor, "taskExecutor must not be null");
+        Objects.requireNonNull(ticker, "ticker must not be null");
         int wheelSize = ticksPerWheel == 1 ? 1 : Integer.highestOneBit(ticksPerWheel - 1) << 1;
         long nanos = unit.toNanos(tickDuration);
         if (nanos >= Long.MAX_VALUE / wheelSize) {
@@ -228,7 +229,7 @@ public class HashedWheelTimer implements Timer {
         }
         if (nanos < MIN_TICK_NANOS) {
             LOG.log(System.Logger.Level.WARNING,
-                    "Configured tickDuration {0} ns is shorter than 1 ms; using 1 ms", nanos);
+                    "Configured tickDuration " + nanos + " ns is shorter than 1 ms; using 1 ms");
             nanos = MIN_TICK_NANOS;
         }
         this.name = name;
@@ -251,9 +252,9 @@ public class HashedWheelTimer implements Timer {
         int instances = INSTANCES.incrementAndGet();
         if (instances > INSTANCE_COUNT_LIMIT && WARNED_TOO_MANY_INSTANCES.compareAndSet(false, true)) {
             LOG.log(System.Logger.Level.ERROR,
-                    "You are creating too many HashedWheelTimer instances ({0} live). HashedWheelTimer is a"
-                            + " shared resource that must be reused across the JVM, so that only a few"
-                            + " instances are created.", instances);
+                    "You are creating too many HashedWheelTimer instances (" + instances + " live)."
+                            + " HashedWheelTimer is a shared resource that must be reused across the JVM,"
+                            + " so that only a few instances are created.");
         }
         this.cleanable = CLEANER.register(this, new LeakCheck(state, leakDetection, String.valueOf(name)));
     }
@@ -300,7 +301,7 @@ public class HashedWheelTimer implements Timer {
                     try {
                         workerThread.start();
                     } catch (Throwable t) {
-                        state.set(State.SHUTDOWN.ordinal());
+                        markStopped();
                         startedLatch.countDown();
                         throw t;
                     }
@@ -313,6 +314,9 @@ public class HashedWheelTimer implements Timer {
                 throw new IllegalStateException("cannot be started once stopped");
         }
         awaitStarted();
+        if (!isRunning()) {
+            throw new IllegalStateException("cannot be started once stopped");
+        }
     }
 
     /** Waits for the worker to read its start time, which every deadline is relative to. */
@@ -539,7 +543,8 @@ public class HashedWheelTimer implements Timer {
         startedLatch.countDown();
     }
 
-    void workerDied() {
+    /** Stops without the worker: it could not start, or it died. */
+    void markStopped() {
         if (state.getAndSet(State.SHUTDOWN.ordinal()) != State.SHUTDOWN.ordinal()) {
             INSTANCES.decrementAndGet();
         }
@@ -569,7 +574,8 @@ public class HashedWheelTimer implements Timer {
         try {
             handle.task().cancelled(handle);
         } catch (Throwable t) {
-            LOG.log(System.Logger.Level.WARNING, "An exception was thrown by TimerTask.cancelled() of " + handle, t);
+            LOG.log(System.Logger.Level.WARNING,
+                    "An exception was thrown by TimerTask.cancelled() of " + TimeoutHandle.describe(handle.task()), t);
         }
     }
 
@@ -591,8 +597,8 @@ public class HashedWheelTimer implements Timer {
             taskExecutor.execute(handle);
         } catch (Throwable t) {
             failed.increment();
-            LOG.log(System.Logger.Level.WARNING,
-                    "The task executor refused the expired " + handle + "; the task does not run", t);
+            LOG.log(System.Logger.Level.WARNING, "The task executor refused the expired task "
+                    + TimeoutHandle.describe(handle.task()) + "; it does not run", t);
         }
     }
 
@@ -601,7 +607,8 @@ public class HashedWheelTimer implements Timer {
             handle.task().run(handle);
         } catch (Throwable t) {
             failed.increment();
-            LOG.log(System.Logger.Level.WARNING, "An exception was thrown by TimerTask " + handle.task(), t);
+            LOG.log(System.Logger.Level.WARNING,
+                    "An exception was thrown by TimerTask " + TimeoutHandle.describe(handle.task()), t);
         }
     }
 

@@ -115,6 +115,15 @@ final class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnable
     public String toString() {
         int s = state;
         String status = s == EXPIRED ? ", expired" : s == CANCELLED || s == WITHDRAWN ? ", cancelled" : "";
-        return "Timeout(deadline: " + deadline + " ns after start" + status + ", task: " + task + ")";
+        return "Timeout(deadline: " + deadline + " ns after start" + status + ", task: " + describe(task) + ")";
+    }
+
+    /** The task's {@code toString()}, which is user code: it must not break the worker or a log line. */
+    static String describe(TimerTask task) {
+        try {
+            return String.valueOf(task);
+        } catch (RuntimeException | LinkageError e) {
+            return task.getClass().getName() + " (its toString() threw " + e + ")";
+        }
     }
 }

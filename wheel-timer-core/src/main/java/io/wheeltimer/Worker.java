@@ -2,6 +2,7 @@ package io.wheeltimer;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -47,7 +48,8 @@ final class Worker implements Runnable {
     private volatile long dueAt = IDLE;
     private volatile long publishedTick;
     private long startTime;
-    private Set<Timeout> unprocessed = Set.of();
+    /** What stop() cancelled; the worker's alone until it ends. */
+    private final Set<Timeout> unprocessed = new HashSet<>();
 
     Worker(HashedWheelTimer timer, Ticker ticker, long tickNanos, int ticksPerWheel, boolean hierarchical) {
         this.timer = timer;
@@ -59,9 +61,16 @@ final class Worker implements Runnable {
 
     @Override
     public void run() {
-        Thread self = Thread.currentThread();
-        ticker.wake(self); // introduces this worker to the ticker before anyone can schedule
-        startTime = ticker.nanoTime();
+        try {
+            ticker.wake(Thread.currentThread()); // introduces this worker to the ticker before anyone can schedule
+            startTime = ticker.nanoTime();
+        } catch (Throwable t) {
+            HashedWheelTimer.LOG.log(System.Logger.Level.ERROR,
+                    "The worker of " + timer + " could not read its ticker; the timer is stopped", t);
+            timer.markStopped();
+            timer.started(0); // lets start() return; it then finds the timer stopped
+            return;
+        }
         timer.started(startTime);
         try {
             while (timer.isRunning()) {
@@ -94,7 +103,7 @@ final class Worker implements Runnable {
         } catch (Throwable t) {
             HashedWheelTimer.LOG.log(System.Logger.Level.ERROR,
                     "The worker of " + timer + " died; its pending timeouts are cancelled", t);
-            timer.workerDied();
+            timer.markStopped();
         } finally {
             wakeAt = AWAKE;
             dueAt = IDLE;
@@ -130,6 +139,11 @@ final class Worker implements Runnable {
             dueAt = tick * tickNanos;
         }
         TimeoutHandle handle = (TimeoutHandle) entry;
+        if (!timer.isRunning()) {
+            // stop() came while a task of this round ran: the rest of the round never runs.
+            cancelForStop(handle);
+            return;
+        }
         // Fails if a cancel won the race; the cancelled stack then finds it already unlinked.
         if (handle.compareAndSetState(TimeoutHandle.IN_WHEEL, TimeoutHandle.EXPIRED)) {
             expired.lazySet(expired.get() + 1); // single writer
@@ -140,19 +154,17 @@ final class Worker implements Runnable {
 
     /** Stops: cancels every timeout that never ran, in the wheel and still in the stacks. */
     private void cancelAll() {
-        Set<Timeout> cancelled = new HashSet<>();
-        wheel.clear(entry -> cancelForStop((TimeoutHandle) entry, cancelled));
-        timer.newTimeouts.takeAll(handle -> cancelForStop(handle, cancelled));
+        wheel.clear(entry -> cancelForStop((TimeoutHandle) entry));
+        timer.newTimeouts.takeAll(this::cancelForStop);
         timer.cancelledTimeouts.takeAll(handle -> { });
-        unprocessed = cancelled;
         for (UpcomingQuery query; (query = queries.poll()) != null; ) {
             query.result.complete(List.of());
         }
     }
 
-    private void cancelForStop(TimeoutHandle handle, Set<Timeout> cancelled) {
+    private void cancelForStop(TimeoutHandle handle) {
         if (handle.cancelForStop()) {
-            cancelled.add(handle);
+            unprocessed.add(handle);
             timer.onCancelledByStop(handle);
         }
     }
@@ -161,7 +173,7 @@ final class Worker implements Runnable {
 
     /** Valid after the worker thread ended (join gives the happens-before). */
     Set<Timeout> unprocessed() {
-        return unprocessed;
+        return Collections.unmodifiableSet(unprocessed);
     }
 
     long expiredCount() {
@@ -225,7 +237,7 @@ final class Worker implements Runnable {
      */
     List<TimeoutInfo> upcoming(int limit) {
         Comparator<TimeoutHandle> byDeadline = Comparator.comparingLong(h -> h.deadline);
-        PriorityQueue<TimeoutHandle> latestFirst = new PriorityQueue<>(limit + 1, byDeadline.reversed());
+        PriorityQueue<TimeoutHandle> latestFirst = new PriorityQueue<>(byDeadline.reversed()); // limit may be huge
         Consumer<TimeoutHandle> offer = handle -> {
             int s = handle.state();
             if (s != TimeoutHandle.PENDING && s != TimeoutHandle.IN_WHEEL) {
@@ -244,16 +256,9 @@ final class Worker implements Runnable {
         List<TimeoutInfo> infos = new ArrayList<>(handles.size());
         for (TimeoutHandle handle : handles) {
             long remaining = handle.deadline - elapsed;
-            infos.add(new TimeoutInfo(describe(handle.task()), Duration.ofNanos(Math.max(remaining, 0))));
+            infos.add(new TimeoutInfo(TimeoutHandle.describe(handle.task()), Duration.ofNanos(Math.max(remaining, 0))));
         }
         return infos;
     }
 
-    private static String describe(TimerTask task) {
-        try {
-            return String.valueOf(task);
-        } catch (RuntimeException e) {
-            return task.getClass().getName() + " (toString() threw " + e + ")";
-        }
-    }
 }

@@ -41,7 +41,6 @@ import java.util.logging.LogRecord;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -105,21 +104,6 @@ class HashedWheelTimerTest {
 
     private static TimerTask noop() {
         return timeout -> { };
-    }
-
-    /**
-     * {@code ticker.advance(amount)}, once the worker has taken every timeout handed to it so far.
-     * Works around the race pinned by the disabled
-     * {@link #timeoutHandedOffWhileTheWorkerIsAwakeRunsInTheAdvanceThatReachesItsBoundary}: a timeout
-     * the worker takes only after it read the advanced time fires a tick after that time.
-     */
-    private static void advance(ManualTicker ticker, Duration amount) {
-        ticker.advance(Duration.ZERO);
-        ticker.advance(amount);
-    }
-
-    private static void advance(ManualTicker ticker, long amount, TimeUnit unit) {
-        advance(ticker, Duration.ofNanos(unit.toNanos(amount)));
     }
 
     // ---------------------------------------------------------------------------------------
@@ -409,14 +393,14 @@ class HashedWheelTimerTest {
         ManualTicker ticker = new ManualTicker(1_000);
         HashedWheelTimer timer = track(HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).build());
         timer.start();
-        advance(ticker, Duration.ofMillis(30));
+        ticker.advance(Duration.ofMillis(30));
         RecordingTask task = new RecordingTask("t");
 
         timer.newTimeout(task, Duration.ofMillis(70)); // deadline 100 ms after start: a boundary
 
-        advance(ticker, Duration.ofMillis(70).minusNanos(1));
+        ticker.advance(Duration.ofMillis(70).minusNanos(1));
         assertThat(task.runs()).isZero();
-        advance(ticker, Duration.ofNanos(1));
+        ticker.advance(Duration.ofNanos(1));
         assertThat(task.runs()).isOne();
     }
 
@@ -482,7 +466,7 @@ class HashedWheelTimerTest {
             entered.countDown();
             release.await();
         }, Duration.ofMillis(200));
-        Future<?> advance = pool.submit(() -> advance(ticker, Duration.ofMillis(200)));
+        Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(200)));
         assertThat(entered.await(10, SECONDS)).isTrue();
         // the worker is busy in a task: this one stays in the hand-off stack
         Timeout notTakenTimeout = timer.newTimeout(notTaken, Duration.ofSeconds(1));
@@ -546,7 +530,7 @@ class HashedWheelTimerTest {
             }
         }, Duration.ofMillis(100));
         timer.newTimeout(later, Duration.ofMillis(200));
-        advance(ticker, Duration.ofMillis(200));
+        ticker.advance(Duration.ofMillis(200));
 
         assertThat(caught.get()).isInstanceOf(IllegalStateException.class).hasMessageContaining("stop()");
         assertThat(timer.state()).isEqualTo(State.STARTED);
@@ -609,7 +593,7 @@ class HashedWheelTimerTest {
     void zeroOrNegativeDelayRunsOnTheNextTick(boolean hierarchical) {
         ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
-        advance(ticker, Duration.ofMillis(50));
+        ticker.advance(Duration.ofMillis(50));
         RecordingTask zero = new RecordingTask("zero");
         RecordingTask negative = new RecordingTask("negative");
         RecordingTask veryNegative = new RecordingTask("veryNegative");
@@ -620,9 +604,9 @@ class HashedWheelTimerTest {
         timer.newTimeout(veryNegative, Long.MIN_VALUE, NANOSECONDS);
         timer.newTimeout(negativeDuration, Duration.ofSeconds(Long.MIN_VALUE)); // beyond long nanos
 
-        advance(ticker, Duration.ofMillis(50).minusNanos(1));
+        ticker.advance(Duration.ofMillis(50).minusNanos(1));
         assertThat(zero.runs() + negative.runs() + veryNegative.runs() + negativeDuration.runs()).isZero();
-        advance(ticker, Duration.ofNanos(1)); // 100 ms: the next boundary
+        ticker.advance(Duration.ofNanos(1)); // 100 ms: the next boundary
         assertThat(List.of(zero.runs(), negative.runs(), veryNegative.runs(), negativeDuration.runs()))
                 .containsOnly(1);
     }
@@ -632,13 +616,13 @@ class HashedWheelTimerTest {
     void zeroDelayScheduledExactlyOnABoundaryRunsAtTheFollowingBoundary(boolean hierarchical) {
         ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
-        advance(ticker, Duration.ofMillis(100));
+        ticker.advance(Duration.ofMillis(100));
         RecordingTask task = new RecordingTask("t");
 
         timer.newTimeout(task, 0, MILLISECONDS);
-        advance(ticker, Duration.ofMillis(100).minusNanos(1));
+        ticker.advance(Duration.ofMillis(100).minusNanos(1));
         assertThat(task.runs()).isZero();
-        advance(ticker, Duration.ofNanos(1));
+        ticker.advance(Duration.ofNanos(1));
         assertThat(task.runs()).isOne();
     }
 
@@ -653,15 +637,15 @@ class HashedWheelTimerTest {
         timer.newTimeout(atOneTick, Duration.ofMillis(100));
         timer.newTimeout(atThreeTicks, 300, MILLISECONDS);
 
-        advance(ticker, Duration.ofMillis(100).minusNanos(1));
+        ticker.advance(Duration.ofMillis(100).minusNanos(1));
         assertThat(atOneTick.runs()).isZero();
-        advance(ticker, Duration.ofNanos(1));
+        ticker.advance(Duration.ofNanos(1));
         assertThat(atOneTick.runs()).isOne();
         assertThat(atOneTick.ranAtNanos).isEqualTo(Duration.ofMillis(100).toNanos());
 
-        advance(ticker, Duration.ofMillis(200).minusNanos(1));
+        ticker.advance(Duration.ofMillis(200).minusNanos(1));
         assertThat(atThreeTicks.runs()).isZero();
-        advance(ticker, Duration.ofNanos(1));
+        ticker.advance(Duration.ofNanos(1));
         assertThat(atThreeTicks.runs()).isOne();
         assertThat(timer.stats().ticks()).isEqualTo(3);
     }
@@ -671,14 +655,14 @@ class HashedWheelTimerTest {
     void deadlineOnABoundaryFiresThereAlsoWhenScheduledBetweenBoundaries(boolean hierarchical) {
         ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
-        advance(ticker, Duration.ofMillis(50));
+        ticker.advance(Duration.ofMillis(50));
         RecordingTask task = new RecordingTask("t");
 
         timer.newTimeout(task, Duration.ofMillis(150)); // deadline 200 ms
 
-        advance(ticker, Duration.ofMillis(150).minusNanos(1));
+        ticker.advance(Duration.ofMillis(150).minusNanos(1));
         assertThat(task.runs()).isZero();
-        advance(ticker, Duration.ofNanos(1));
+        ticker.advance(Duration.ofNanos(1));
         assertThat(task.runs()).isOne();
     }
 
@@ -691,12 +675,12 @@ class HashedWheelTimerTest {
 
         Timeout timeout = timer.newTimeout(task, Duration.ofMillis(250));
 
-        advance(ticker, Duration.ofMillis(250)); // the deadline, between two boundaries
+        ticker.advance(Duration.ofMillis(250)); // the deadline, between two boundaries
         assertThat(task.runs()).isZero();
         assertThat(timeout.isExpired()).isFalse();
-        advance(ticker, Duration.ofMillis(50).minusNanos(1));
+        ticker.advance(Duration.ofMillis(50).minusNanos(1));
         assertThat(task.runs()).isZero();
-        advance(ticker, Duration.ofNanos(1)); // 300 ms: the first boundary at or after it
+        ticker.advance(Duration.ofNanos(1)); // 300 ms: the first boundary at or after it
         assertThat(task.runs()).isOne();
         assertThat(task.ranAtNanos).isEqualTo(Duration.ofMillis(300).toNanos());
         assertThat(timeout.isExpired()).isTrue();
@@ -720,9 +704,9 @@ class HashedWheelTimerTest {
         long now = 0;
         for (int i = 0; i < ticks.length; i++) {
             long boundary = ticks[i] * TICK_NANOS;
-            advance(ticker, boundary - 1 - now, NANOSECONDS);
+            ticker.advance(boundary - 1 - now, NANOSECONDS);
             assertThat(tasks.get(i).runs()).as(tasks.get(i) + " 1 ns early").isZero();
-            advance(ticker, 1, NANOSECONDS);
+            ticker.advance(1, NANOSECONDS);
             now = boundary;
             assertThat(tasks.get(i).runs()).as(tasks.get(i).toString()).isOne();
             assertThat(tasks.get(i).ranAtNanos).isEqualTo(boundary);
@@ -782,7 +766,7 @@ class HashedWheelTimerTest {
             }
 
             long step = randomStep(random, elapsed, tick, wheel, all);
-            advance(ticker, step, NANOSECONDS);
+            ticker.advance(step, NANOSECONDS);
             elapsed += step;
 
             for (Expected e : all) {
@@ -806,7 +790,7 @@ class HashedWheelTimerTest {
         }
 
         long last = all.stream().filter(e -> !e.cancelled).mapToLong(e -> e.boundary).max().orElse(elapsed);
-        advance(ticker, Math.max(last - elapsed, 0), NANOSECONDS);
+        ticker.advance(Math.max(last - elapsed, 0), NANOSECONDS);
         long ran = all.stream().filter(e -> e.task.runs() == 1).count();
         long cancelled = all.stream().filter(e -> e.cancelled).count();
         assertThat(ran + cancelled).isEqualTo(all.size());
@@ -869,7 +853,7 @@ class HashedWheelTimerTest {
         ManualTicker ticker = new ManualTicker(Long.MAX_VALUE - 5);
         HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder().ticker(ticker)
                 .tickDuration(Duration.ofMillis(1)).hierarchical(hierarchical));
-        advance(ticker, Duration.ofMillis(10));
+        ticker.advance(Duration.ofMillis(10));
         RecordingTask maxNanos = new RecordingTask("maxNanos");
         RecordingTask maxDays = new RecordingTask("maxDays");
         RecordingTask hugeDuration = new RecordingTask("hugeDuration");
@@ -880,8 +864,8 @@ class HashedWheelTimerTest {
 
         assertThat(timer.upcoming(10)).extracting(TimeoutInfo::remaining)
                 .containsOnly(Duration.ofNanos(Long.MAX_VALUE - Duration.ofMillis(10).toNanos()));
-        advance(ticker, Duration.ofDays(365L * 250));
-        advance(ticker, Duration.ofDays(365L * 40));
+        ticker.advance(Duration.ofDays(365L * 250));
+        ticker.advance(Duration.ofDays(365L * 40));
         assertThat(maxNanos.runs() + maxDays.runs() + hugeDuration.runs()).isZero();
         assertThat(timer.pendingTimeouts()).isEqualTo(3);
 
@@ -907,9 +891,9 @@ class HashedWheelTimerTest {
         assertThat(d.timer()).isSameAs(timer);
         assertThat(u.timer()).isSameAs(timer);
 
-        advance(ticker, Duration.ofMillis(1_299));
+        ticker.advance(Duration.ofMillis(1_299));
         assertThat(viaDuration.runs() + viaUnit.runs()).isZero();
-        advance(ticker, Duration.ofMillis(1));
+        ticker.advance(Duration.ofMillis(1));
         assertThat(viaDuration.runs()).isOne();
         assertThat(viaUnit.runs()).isOne();
         assertThat(viaDuration.ranAtNanos).isEqualTo(viaUnit.ranAtNanos).isEqualTo(Duration.ofMillis(1_300).toNanos());
@@ -954,7 +938,7 @@ class HashedWheelTimerTest {
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
         RecordingTask task = new RecordingTask("t");
         Timeout timeout = timer.newTimeout(task, Duration.ofMillis(200));
-        advance(ticker, Duration.ofMillis(100));
+        ticker.advance(Duration.ofMillis(100));
 
         assertThat(timeout.isCancelled()).isFalse();
         assertThat(timeout.cancel()).isTrue();
@@ -965,7 +949,7 @@ class HashedWheelTimerTest {
         assertThat(task.cancelledFlagSeenInCallback).isTrue();
         assertThat(task.cancelledOn).isSameAs(Thread.currentThread());
 
-        advance(ticker, Duration.ofSeconds(1));
+        ticker.advance(Duration.ofSeconds(1));
         assertThat(task.runs()).isZero();
         assertThat(task.cancels()).isOne();
         assertThat(timeout.cancel()).isFalse();
@@ -986,7 +970,7 @@ class HashedWheelTimerTest {
         Timeout timeout = timer.newTimeout(task, Duration.ofMillis(100));
         assertThat(timeout.isExpired()).isFalse();
 
-        advance(ticker, Duration.ofMillis(100));
+        ticker.advance(Duration.ofMillis(100));
 
         assertThat(timeout.isExpired()).isTrue();
         assertThat(timeout.cancel()).isFalse();
@@ -1032,7 +1016,7 @@ class HashedWheelTimerTest {
             entered.countDown();
             release.await();
         }, Duration.ofMillis(100));
-        Future<?> advance = pool.submit(() -> advance(ticker, Duration.ofMillis(100)));
+        Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(100)));
         assertThat(entered.await(10, SECONDS)).isTrue();
         RecordingTask task = new RecordingTask("t");
 
@@ -1044,7 +1028,7 @@ class HashedWheelTimerTest {
         assertThat(task.cancels()).isOne();
         release.countDown();
         advance.get(10, SECONDS);
-        advance(ticker, Duration.ofHours(2));
+        ticker.advance(Duration.ofHours(2));
         assertThat(task.runs()).isZero();
         assertThat(timer.pendingTimeouts()).isZero();
         assertThat(timer.upcoming(10)).isEmpty();
@@ -1057,7 +1041,7 @@ class HashedWheelTimerTest {
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
 
         WeakReference<TimerTask> task = scheduleTakeAndCancel(timer, ticker);
-        advance(ticker, TICK);
+        ticker.advance(TICK);
 
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
             System.gc();
@@ -1121,10 +1105,10 @@ class HashedWheelTimerTest {
 
         List<LogRecord> warnings;
         try (LogCapture log = LogCapture.timerLog()) {
-            advance(ticker, Duration.ofMillis(100));
+            ticker.advance(Duration.ofMillis(100));
             warnings = log.records(Level.WARNING);
         }
-        advance(ticker, Duration.ofMillis(100));
+        ticker.advance(Duration.ofMillis(100));
 
         assertThat(warnings).hasSize(2);
         assertThat(warnings).extracting(r -> r.getThrown().getMessage())
@@ -1156,7 +1140,7 @@ class HashedWheelTimerTest {
         timer.newTimeout(accepted, Duration.ofMillis(200));
 
         try (LogCapture log = LogCapture.timerLog()) {
-            advance(ticker, Duration.ofMillis(200));
+            ticker.advance(Duration.ofMillis(200));
 
             assertThat(log.records(Level.WARNING)).hasSize(1);
             assertThat(log.records(Level.WARNING).get(0).getThrown())
@@ -1183,7 +1167,7 @@ class HashedWheelTimerTest {
             RecordingTask task = new RecordingTask("t");
             Timeout timeout = timer.newTimeout(task, Duration.ofMillis(100));
 
-            advance(ticker, Duration.ofMillis(100));
+            ticker.advance(Duration.ofMillis(100));
 
             assertThat(task.ran.await(10, SECONDS)).isTrue();
             assertThat(task.ranOn.getName()).isEqualTo("task-executor");
@@ -1201,7 +1185,7 @@ class HashedWheelTimerTest {
         RecordingTask task = new RecordingTask("t");
         timer.newTimeout(task, Duration.ofMillis(100));
 
-        advance(ticker, Duration.ofMillis(100));
+        ticker.advance(Duration.ofMillis(100));
 
         assertThat(task.ranOn).isSameAs(timer.workerThread());
         assertThat(task.ranOn.getName()).isEqualTo("manual-timer");
@@ -1226,7 +1210,7 @@ class HashedWheelTimerTest {
         assertThat(timer.stats().scheduled()).isOne();
         assertThat(timer.pendingTimeouts()).isOne();
 
-        advance(ticker, Duration.ofMillis(100)); // the pending one fires: room again
+        ticker.advance(Duration.ofMillis(100)); // the pending one fires: room again
         assertThat(first.runs()).isOne();
         Timeout second = timer.newTimeout(noop(), Duration.ofHours(1));
         assertThatThrownBy(() -> timer.newTimeout(noop(), 1, SECONDS)).isInstanceOf(RejectedExecutionException.class);
@@ -1250,7 +1234,7 @@ class HashedWheelTimerTest {
                 }));
         timer.newTimeout(noop(), Duration.ofMillis(100));
         try (LogCapture log = LogCapture.timerLog()) {
-            advance(ticker, Duration.ofMillis(100));
+            ticker.advance(Duration.ofMillis(100));
             assertThat(log.records(Level.WARNING)).hasSize(1);
         }
 
@@ -1296,13 +1280,13 @@ class HashedWheelTimerTest {
         assertThat(timer.stats()).isEqualTo(new TimerStats(3, 4, 0, 1, 1, 0, 0, Duration.ZERO, State.STARTED));
 
         try (LogCapture log = LogCapture.timerLog()) {
-            advance(ticker, Duration.ofMillis(200));
+            ticker.advance(Duration.ofMillis(200));
             assertThat(log.records(Level.WARNING)).hasSize(1);
         }
         assertThat(timer.stats()).isEqualTo(new TimerStats(1, 4, 2, 1, 1, 1, 2, Duration.ZERO, State.STARTED));
         assertThat(timer.pendingTimeouts()).isOne();
 
-        advance(ticker, Duration.ofMillis(100));
+        ticker.advance(Duration.ofMillis(100));
         assertThat(timer.stats()).isEqualTo(new TimerStats(0, 4, 3, 1, 1, 1, 3, Duration.ZERO, State.STARTED));
         assertThat(timer.pendingTimeouts()).isZero();
 
@@ -1322,7 +1306,7 @@ class HashedWheelTimerTest {
             release.await();
         }, Duration.ofMillis(100));
 
-        Future<?> advance = pool.submit(() -> advance(ticker, Duration.ofMillis(150)));
+        Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(150)));
         assertThat(entered.await(10, SECONDS)).isTrue();
         assertThat(timer.stats().tickLag()).isEqualTo(Duration.ofMillis(50));
         release.countDown();
@@ -1347,7 +1331,7 @@ class HashedWheelTimerTest {
         timer.newTimeout(new RecordingTask("cancelled"), Duration.ofSeconds(1)).cancel();
         timer.newTimeout(new RecordingTask("in 1 s"), Duration.ofSeconds(1));
 
-        advance(ticker, Duration.ofMillis(250));
+        ticker.advance(Duration.ofMillis(250));
 
         assertThat(timer.upcoming(10)).containsExactly(
                 new TimeoutInfo("in 1 s", Duration.ofMillis(750)),
@@ -1366,7 +1350,7 @@ class HashedWheelTimerTest {
         HashedWheelTimer timer = manualTimer(ticker, true);
         timer.newTimeout(new RecordingTask("t"), Duration.ofMillis(120));
 
-        advance(ticker, Duration.ofMillis(150)); // deadline passed, boundary (200 ms) not reached
+        ticker.advance(Duration.ofMillis(150)); // deadline passed, boundary (200 ms) not reached
 
         assertThat(timer.upcoming(5)).containsExactly(new TimeoutInfo("t", Duration.ZERO));
     }
@@ -1382,7 +1366,7 @@ class HashedWheelTimerTest {
             release.await();
         }, Duration.ofMillis(100));
         timer.newTimeout(new RecordingTask("taken"), Duration.ofSeconds(3));
-        Future<?> advance = pool.submit(() -> advance(ticker, Duration.ofMillis(100)));
+        Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(100)));
         assertThat(entered.await(10, SECONDS)).isTrue();
 
         timer.newTimeout(new RecordingTask("not taken, 2 s"), Duration.ofSeconds(2));
@@ -1414,7 +1398,7 @@ class HashedWheelTimerTest {
             seen.set(timer.upcoming(5));
         }, Duration.ofMillis(100));
 
-        advance(ticker, Duration.ofMillis(100));
+        ticker.advance(Duration.ofMillis(100));
 
         assertThat(seen.get()).containsExactly(
                 new TimeoutInfo("scheduled by the task", Duration.ofSeconds(1)),
@@ -1464,9 +1448,6 @@ class HashedWheelTimerTest {
     }
 
     @Test
-    @Disabled("BUG: upcoming(Integer.MAX_VALUE) makes Worker.upcoming build new PriorityQueue<>(limit + 1), which"
-            + " overflows to a negative capacity and throws IllegalArgumentException on the worker thread; the"
-            + " worker dies, every pending timeout is cancelled and stop() returns an empty set")
     void upcomingWithAHugeLimitReturnsEveryPendingTimeoutAndKeepsTheTimerRunning() {
         HashedWheelTimer timer = manualTimer(new ManualTicker(), true);
         Timeout timeout = timer.newTimeout(new RecordingTask("t"), Duration.ofHours(1));
@@ -1559,9 +1540,6 @@ class HashedWheelTimerTest {
     }
 
     @Test
-    @Disabled("BUG: when workerThread.start() throws in HashedWheelTimer.start(), the state becomes SHUTDOWN"
-            + " without INSTANCES.decrementAndGet(); stop() then returns early and the Cleaner's LeakCheck sees"
-            + " SHUTDOWN too, so the instance stays counted as live forever")
     void timerWhoseThreadCannotStartIsNotCountedAsLive() throws Exception {
         AtomicInteger instances = staticField("INSTANCES");
         Thread finished = new Thread(() -> { });
@@ -1583,9 +1561,6 @@ class HashedWheelTimerTest {
     // ---------------------------------------------------------------------------------------
 
     @Test
-    @Disabled("BUG: HashedWheelTimer.runTask logs \"... TimerTask \" + handle.task(); when the task's run() throws"
-            + " and its toString() throws too, the exception escapes the catch block, the worker dies and every"
-            + " pending timeout is cancelled (same in dispatch() and notifyCancelled(), via handle.toString())")
     void taskWhoseRunAndToStringThrowDoesNotKillTheWorker() {
         ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
@@ -1603,7 +1578,7 @@ class HashedWheelTimerTest {
         }, Duration.ofMillis(100));
         Timeout laterTimeout = timer.newTimeout(later, Duration.ofMillis(200));
 
-        advance(ticker, Duration.ofMillis(200));
+        ticker.advance(Duration.ofMillis(200));
 
         assertThat(timer.state()).isEqualTo(State.STARTED);
         assertThat(later.runs()).isOne();
@@ -1612,9 +1587,6 @@ class HashedWheelTimerTest {
     }
 
     @Test
-    @Disabled("BUG: HashedWheelTimer.notifyCancelled logs \"...cancelled() of \" + handle; when cancelled() throws"
-            + " and the task's toString() throws, cancel() throws to its caller; during stop() it escapes"
-            + " Worker.cancelAll, so stop() returns an empty set and later timeouts are never cancelled")
     void cancelledCallbackAndToStringThatThrowDoNotBreakStop() {
         HashedWheelTimer timer = manualTimer(new ManualTicker(), true);
         TimerTask nasty = new TimerTask() {
@@ -1646,9 +1618,6 @@ class HashedWheelTimerTest {
     }
 
     @Test
-    @Disabled("BUG: Worker.run calls ticker.wake(self), ticker.nanoTime() and timer.started() outside its try"
-            + " block; if the Ticker throws there the thread dies before startedLatch is counted down and"
-            + " start()/newTimeout() wait in awaitStarted() forever")
     void tickerThatFailsOnTheWorkerDoesNotHangStart() throws Exception {
         Ticker broken = () -> {
             throw new IllegalStateException("clock broken");
@@ -1715,10 +1684,6 @@ class HashedWheelTimerTest {
      * currentTick + 1. The ticker here only holds the worker inside that window, to make it certain.
      */
     @Test
-    @Disabled("BUG: Worker.run reads the clock (currentTick()) after taking the hand-off stacks; a timeout"
-            + " handed off between the two, whose boundary the clock passes meanwhile, is clamped by"
-            + " TimingWheel.schedule to currentTick + 1 and fires a tick late in real time, and under a"
-            + " ManualTicker only after the next advance (advance() returns without having run it)")
     void timeoutHandedOffWhileTheWorkerIsAwakeRunsInTheAdvanceThatReachesItsBoundary() throws Exception {
         ManualTicker time = new ManualTicker();
         GatedTicker ticker = new GatedTicker(time);
@@ -1741,10 +1706,6 @@ class HashedWheelTimerTest {
     }
 
     @Test
-    @Disabled("DOUBTFUL: after stop() was called, Worker.run's wheel.advanceTo(now, ...) still runs every"
-            + " timeout due up to the tick read before the running task began (TimingWheel.advanceTo does"
-            + " not look at the state); Netty checks the state between ticks. Tasks then run on a stopped"
-            + " timer (their newTimeout throws) instead of being returned by stop()")
     void noFurtherTaskStartsOnceStopWasCalled() throws Exception {
         ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
@@ -1758,7 +1719,7 @@ class HashedWheelTimerTest {
         RecordingTask third = new RecordingTask("300 ms");
         timer.newTimeout(second, Duration.ofMillis(200));
         timer.newTimeout(third, Duration.ofMillis(300));
-        Future<?> advance = pool.submit(() -> advance(ticker, Duration.ofMillis(300)));
+        Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(300)));
         assertThat(entered.await(10, SECONDS)).isTrue();
 
         Future<Set<Timeout>> stop = pool.submit(timer::stop);

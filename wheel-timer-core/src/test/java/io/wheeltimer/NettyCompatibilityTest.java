@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -200,10 +199,6 @@ class NettyCompatibilityTest {
     }
 
     @Test
-    @Disabled("BUG (compatibility): HashedWheelTimer's constructor checks taskExecutor (and ticker) for null"
-            + " before tickDuration and ticksPerWheel, Netty checks them after: with tickDuration 0 (or"
-            + " ticksPerWheel 0) and a null taskExecutor Netty throws IllegalArgumentException, ours"
-            + " NullPointerException")
     void severalBadArgumentsThrowWhatNettyThrows() {
         ThreadFactory f = Executors.defaultThreadFactory();
         for (Args args : List.of(new Args(f, 0, MILLISECONDS, 16, null), new Args(f, 100, MILLISECONDS, 0, null))) {

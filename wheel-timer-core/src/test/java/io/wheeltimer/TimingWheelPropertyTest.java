@@ -19,7 +19,7 @@ import net.jqwik.api.Tuple;
  * map from the tick each entry must fire at to the entries. Random schedule / remove / advance
  * sequences, both layouts, wheels of 1, 2, 16 and 512 buckets, ticks of 1 ns to 100 ms.
  */
-class TimingWheelProperties {
+class TimingWheelPropertyTest {
 
     record Config(int ticksPerWheel, boolean hierarchical, long tickNanos) { }
 

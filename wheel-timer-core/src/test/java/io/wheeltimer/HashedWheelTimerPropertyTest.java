@@ -29,7 +29,7 @@ import net.jqwik.api.Tuple;
  * Checked after every step: the same timeouts fired, each at the model's tick, none early, none
  * twice, none lost, and the counts are exact.
  */
-class HashedWheelTimerProperties {
+class HashedWheelTimerPropertyTest {
 
     record Config(int ticksPerWheel, boolean hierarchical, long startNanos, long tickMillis) { }
 
@@ -91,8 +91,8 @@ class HashedWheelTimerProperties {
                         long delay = op.special()
                                 ? (op.arg() % 3 == 0 ? Long.MAX_VALUE : op.arg() % 3 == 1 ? 0 : (op.arg() & 0xff) * tick)
                                 : op.arg() * tick / 8;
-                        long deadline = delay <= 0 ? elapsed + 1 : TimingWheelProperties.saturatedAdd(elapsed, delay);
-                        long fireTick = TimingWheelProperties.ceilDiv(deadline, tick);
+                        long deadline = delay <= 0 ? elapsed + 1 : TimingWheelPropertyTest.saturatedAdd(elapsed, delay);
+                        long fireTick = TimingWheelPropertyTest.ceilDiv(deadline, tick);
                         TimerTask task = new TimerTask() {
                             @Override
                             public void run(Timeout timeout) {
