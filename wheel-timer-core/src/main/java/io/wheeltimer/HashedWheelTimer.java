@@ -295,23 +295,22 @@ public class HashedWheelTimer implements Timer {
      * @throws IllegalStateException if the timer was stopped
      */
     public void start() {
-        switch (state()) {
-            case INIT:
-                if (state.compareAndSet(State.INIT.ordinal(), State.STARTED.ordinal())) {
-                    try {
-                        workerThread.start();
-                    } catch (Throwable t) {
-                        markStopped();
-                        startedLatch.countDown();
-                        throw t;
-                    }
+        int s;
+        while ((s = state.get()) == State.INIT.ordinal()) {
+            if (state.compareAndSet(State.INIT.ordinal(), State.STARTED.ordinal())) {
+                try {
+                    workerThread.start();
+                } catch (Throwable t) {
+                    markStopped();
+                    startedLatch.countDown();
+                    throw t;
                 }
                 break;
-            case STARTED:
-                break;
-            case SHUTDOWN:
-            default:
-                throw new IllegalStateException("cannot be started once stopped");
+            }
+            // Lost to another start() (STARTED) or to stop() (SHUTDOWN): look again.
+        }
+        if (s == State.SHUTDOWN.ordinal()) {
+            throw new IllegalStateException("cannot be started once stopped");
         }
         awaitStarted();
         if (!isRunning()) {
@@ -359,18 +358,19 @@ public class HashedWheelTimer implements Timer {
         // A delay <= 0 runs on the next tick: 1 ns from now is due at the next boundary.
         long deadline = delayNanos <= 0 ? saturatedAdd(elapsed, 1) : saturatedAdd(elapsed, delayNanos);
         TimeoutHandle handle = new TimeoutHandle(this, task, deadline);
-        scheduled.increment();
         boolean wasEmpty = newTimeouts.push(handle);
         if (!isRunning()) {
             // stop() raced this call. Either the worker took the handle on its way out (then it is
-            // in the set stop() returns) or it never will: then undo, so nothing is lost or miscounted.
+            // in the set stop() returns) or it never will: then withdraw it, so nothing is lost.
             if (handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.WITHDRAWN)) {
-                scheduled.add(-1);
                 release();
                 throw new IllegalStateException("cannot be started once stopped");
             }
+            scheduled.increment();
             return handle;
         }
+        // Counted once it is surely accepted, so that the count never goes down.
+        scheduled.increment();
         long wakeAt = worker.wakeAt;
         if (wakeAt != Worker.AWAKE
                 && (deadline <= wakeAt - tickNanos || wasEmpty && wakeAt - elapsed > tickNanos)) {
@@ -406,6 +406,7 @@ public class HashedWheelTimer implements Timer {
         INSTANCES.decrementAndGet();
         cleanable.clean(); // the state is SHUTDOWN now: this only unregisters the leak check
         if (s == State.INIT.ordinal()) {
+            startedLatch.countDown(); // no worker will: a racing start() then finds the timer stopped
             return Set.of();
         }
         awaitStarted(); // a concurrent start() may still be starting the thread
@@ -432,7 +433,8 @@ public class HashedWheelTimer implements Timer {
 
     /** One snapshot of this timer's counts; cheap enough to poll for metrics. */
     public TimerStats stats() {
-        // Read what ends a timeout before what starts one, so that pending is never negative.
+        // A timeout is counted as scheduled just after it is handed off, so in flight the worker may
+        // count it as expired first: pending is then held at zero for that instant.
         long expired = worker.expiredCount();
         long cancelledCount = cancelled.sum();
         long scheduledCount = scheduled.sum();

@@ -3,8 +3,9 @@ package io.wheeltimer;
 import java.time.Duration;
 
 /**
- * One snapshot of a {@link HashedWheelTimer}'s counts; {@code pending == scheduled - expired -
- * cancelled} holds within a snapshot. All counts start at zero and, but for {@code pending}, only grow.
+ * One snapshot of a {@link HashedWheelTimer}'s counts, taken together; {@code pending == scheduled -
+ * expired - cancelled} whenever no {@code newTimeout} is in flight. All counts start at zero and, but
+ * for {@code pending}, only grow.
  *
  * @param pending timeouts scheduled and not yet run or cancelled
  * @param scheduled timeouts accepted by {@code newTimeout}

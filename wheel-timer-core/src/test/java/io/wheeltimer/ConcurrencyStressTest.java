@@ -39,7 +39,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -50,9 +49,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * concurrent {@code stop()}, concurrent {@code cancel()}, {@code upcoming()} while the timer is busy,
  * cancelled timeouts being released, tasks that schedule and cancel from inside the timer, and a
  * jqwik property running a short randomised version of the first.
- *
- * <p>Two tests at the end are {@code @Disabled}: they show bugs in the production code (see their
- * comments) and are to be enabled once those are fixed.
  *
  * <p>Nothing here asserts timing beyond "never early" (which holds however loaded the machine is):
  * every check is an invariant of the outcome (each timeout ran exactly once XOR was cancelled
@@ -1254,8 +1250,6 @@ class ConcurrencyStressTest {
      * treats it as its death: the timer goes to SHUTDOWN and every pending timeout is cancelled.
      */
     @Test
-    @Disabled("BUG: upcoming(Integer.MAX_VALUE) throws on the worker thread (new PriorityQueue(limit + 1)"
-            + " overflows), which kills the worker: timer SHUTDOWN, all pending timeouts cancelled")
     @org.junit.jupiter.api.Timeout(value = 1, unit = TimeUnit.MINUTES, threadMode = SEPARATE_THREAD)
     void upcomingWithAHugeLimitListsEverythingAndKeepsTheTimerRunning() {
         HashedWheelTimer timer = HashedWheelTimer.builder()
@@ -1293,9 +1287,6 @@ class ConcurrencyStressTest {
      * close together; it hangs within a few dozen rounds on a 2-core machine.
      */
     @Test
-    @Disabled("BUG: newTimeout()/start() racing stop() on a never-started (INIT) timer can block forever in"
-            + " awaitStarted(): start()'s CAS INIT->STARTED fails against stop()'s INIT->SHUTDOWN and it then"
-            + " waits on startedLatch, which only a started worker counts down")
     @org.junit.jupiter.api.Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = SEPARATE_THREAD)
     void firstNewTimeoutRacingStopNeverHangs() throws Exception {
         ExecutorService threads = Executors.newCachedThreadPool(daemonThreads("stress-init-race"));
