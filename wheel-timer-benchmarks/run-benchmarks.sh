@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole benchmark suite and writes docs/benchmarks.md and docs/benchmarks.svg.
-# About 10 minutes on 2 cores. Run it on a quiet machine: nothing else should be busy.
+# About 12 minutes on 2 cores. Run it on a quiet machine: nothing else should be busy.
 #
 #   wheel-timer-benchmarks/run-benchmarks.sh          # everything
 #   QUICK=1 wheel-timer-benchmarks/run-benchmarks.sh  # a short smoke run, numbers meaningless
@@ -21,7 +21,7 @@ fi
 java -cp "$cp" org.openjdk.jmh.Main ScheduleCancelBenchmark "${jmh_args[@]}"
 
 : > "$out/experiments.jsonl"
-for experiment in retained cpu-far cpu-idle lateness bulk; do
+for experiment in retained cpu-far cpu-far-busy cpu-idle lateness bulk; do
     for contender in WHEEL_FLAT WHEEL_HIERARCHICAL NETTY JDK; do
         echo "== $experiment $contender"
         # Serial GC: heap-after-GC readings are exact; one fresh JVM per measurement.

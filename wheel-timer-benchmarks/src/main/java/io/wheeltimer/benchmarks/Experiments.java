@@ -21,6 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <ul>
  *   <li>{@code retained}: heap bytes per pending timeout at 1,000,000 pending (100 ms tick);
  *   <li>{@code cpu-far}: worker CPU per second while 1,000,000 one-hour timeouts wait (1 ms tick);
+ *   <li>{@code cpu-far-busy}: the same while a 1 ms timeout also fires on every tick (it reschedules
+ *       itself), so the worker cannot sleep through: what a busy tick costs with far timeouts pending;
  *   <li>{@code cpu-idle}: worker CPU per second with nothing pending (1 ms tick);
  *   <li>{@code lateness}: 100,000 timeouts spread over 5 s (1 ms tick): how late each ran;
  *   <li>{@code bulk}: 1,000,000 timeouts due within the same 100 ms (1 ms tick): time until all ran.
@@ -36,7 +38,7 @@ public final class Experiments {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 2) {
-            throw new IllegalArgumentException("usage: Experiments retained|cpu-far|cpu-idle|lateness|bulk CONTENDER");
+            throw new IllegalArgumentException("usage: Experiments retained|cpu-far|cpu-far-busy|cpu-idle|lateness|bulk CONTENDER");
         }
         Contender contender = Contender.valueOf(args[1]);
         Map<String, Object> result = new LinkedHashMap<>();
@@ -44,8 +46,9 @@ public final class Experiments {
         result.put("contender", contender.name());
         switch (args[0]) {
             case "retained" -> retained(contender, result);
-            case "cpu-far" -> workerCpu(contender, 1_000_000, result);
-            case "cpu-idle" -> workerCpu(contender, 0, result);
+            case "cpu-far" -> workerCpu(contender, 1_000_000, false, result);
+            case "cpu-far-busy" -> workerCpu(contender, 1_000_000, true, result);
+            case "cpu-idle" -> workerCpu(contender, 0, false, result);
             case "lateness" -> lateness(contender, result);
             case "bulk" -> bulk(contender, result);
             default -> throw new IllegalArgumentException("unknown experiment " + args[0]);
@@ -98,13 +101,21 @@ public final class Experiments {
         return used;
     }
 
-    private static void workerCpu(Contender contender, int pending, Map<String, Object> result)
+    private static void workerCpu(Contender contender, int pending, boolean busy, Map<String, Object> result)
             throws InterruptedException {
         Threads threads = new Threads();
         Contender.Timer timer = contender.create(MILLI, 512, threads);
         timer.cancel(timer.schedule(NOTHING, 1, TimeUnit.HOURS));
         for (int i = 0; i < pending; i++) {
             timer.schedule(NOTHING, 1, TimeUnit.HOURS);
+        }
+        if (busy) {
+            new Runnable() {
+                @Override
+                public void run() {
+                    timer.schedule(this, 1, TimeUnit.MILLISECONDS);
+                }
+            }.run();
         }
         Thread.sleep(3000); // settle: everything taken into the wheel, JIT warm
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
@@ -114,6 +125,7 @@ public final class Experiments {
         Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
         long cpu1 = mx.getThreadCpuTime(id);
         result.put("pending", pending);
+        result.put("busyEveryTick", busy);
         result.put("workerCpuMillisPerSecond", (cpu1 - cpu0) / 1e6 / seconds);
         timer.stop();
     }

@@ -18,7 +18,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The request-timeout pattern: schedule a 30 s timeout, then cancel it at once (the response came
- * in time). Default tick (100 ms) and wheel (512) for every contender that has them.
+ * in time). The default tick (100 ms) and a 1 ms tick, 512 buckets, for every contender that has
+ * them (the JDK executor has neither).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -33,11 +34,14 @@ public class ScheduleCancelBenchmark {
     @Param({"WHEEL_FLAT", "WHEEL_HIERARCHICAL", "NETTY", "JDK"})
     public Contender contender;
 
+    @Param({"100", "1"})
+    public int tickMillis;
+
     private Contender.Timer timer;
 
     @Setup
     public void start() {
-        timer = contender.create(TimeUnit.MILLISECONDS.toNanos(100), 512, Executors.defaultThreadFactory());
+        timer = contender.create(TimeUnit.MILLISECONDS.toNanos(tickMillis), 512, Executors.defaultThreadFactory());
     }
 
     @TearDown
