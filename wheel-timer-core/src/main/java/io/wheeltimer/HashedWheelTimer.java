@@ -359,19 +359,15 @@ public class HashedWheelTimer implements Timer {
         long deadline = delayNanos <= 0 ? saturatedAdd(elapsed, 1) : saturatedAdd(elapsed, delayNanos);
         TimeoutHandle handle = new TimeoutHandle(this, task, deadline);
         boolean wasEmpty = newTimeouts.push(handle);
-        if (!isRunning()) {
-            // stop() raced this call. Either the worker took the handle on its way out (then it is
-            // in the set stop() returns) or it never will: then withdraw it, so nothing is lost.
-            if (handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.WITHDRAWN)) {
-                release();
-                throw new IllegalStateException("cannot be started once stopped");
-            }
-            scheduled.increment();
-            return handle;
+        // If stop() raced this call, either the worker took the handle on its way out (then it is in
+        // the set stop() returns) or it never will: then withdraw it, so nothing is lost.
+        if (!isRunning() && handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.WITHDRAWN)) {
+            release();
+            throw new IllegalStateException("cannot be started once stopped");
         }
         // Counted once it is surely accepted, so that the count never goes down.
         scheduled.increment();
-        long wakeAt = worker.wakeAt;
+        long wakeAt = worker.wakeAt; // AWAKE once the worker has ended: no wake then
         if (wakeAt != Worker.AWAKE
                 && (deadline <= wakeAt - tickNanos || wasEmpty && wakeAt - elapsed > tickNanos)) {
             ticker.wake(workerThread);

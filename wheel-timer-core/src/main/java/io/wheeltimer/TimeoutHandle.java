@@ -70,13 +70,12 @@ final class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnable
 
     @Override
     public boolean cancel() {
-        for (int s = state; s == PENDING || s == IN_WHEEL; s = state) {
-            if (STATE.compareAndSet(this, s, CANCELLED)) {
-                timer.onCancelled(this, s == IN_WHEEL);
-                return true;
-            }
+        int before = claimForCancel();
+        if (before < 0) {
+            return false;
         }
-        return false;
+        timer.onCancelled(this, before == IN_WHEEL);
+        return true;
     }
 
     /** Runs the task on the executor's thread; see {@link HashedWheelTimer#runTask}. */
@@ -95,12 +94,21 @@ final class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnable
 
     /** Cancels on behalf of {@code stop()}: like {@link #cancel()}, without the hand-off to the worker. */
     boolean cancelForStop() {
+        return claimForCancel() >= 0;
+    }
+
+    /**
+     * Moves a pending handle to {@code CANCELLED}; exactly one caller wins.
+     *
+     * @return the state it was in ({@code PENDING} or {@code IN_WHEEL}), or -1 if it had already ended
+     */
+    private int claimForCancel() {
         for (int s = state; s == PENDING || s == IN_WHEEL; s = state) {
             if (STATE.compareAndSet(this, s, CANCELLED)) {
-                return true;
+                return s;
             }
         }
-        return false;
+        return -1;
     }
 
     TimeoutHandle linkAcquire() {
