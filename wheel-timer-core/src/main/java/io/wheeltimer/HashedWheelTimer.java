@@ -54,7 +54,7 @@ import java.util.concurrent.atomic.LongAdder;
  * timer.stop();          // on shutdown: returns what never ran
  * }</pre>
  */
-public class HashedWheelTimer implements Timer {
+public class HashedWheelTimer implements Timer, AutoCloseable {
 
     /** The lifecycle of a timer: {@code INIT -> STARTED -> SHUTDOWN}, or {@code INIT -> SHUTDOWN}. */
     public enum State {
@@ -100,6 +100,8 @@ public class HashedWheelTimer implements Timer {
     private final CountDownLatch startedLatch = new CountDownLatch(1);
     private final Cleaner.Cleanable cleanable;
     private volatile long startTime;
+    /** Read once per fired timeout; null (the default) costs one volatile read. */
+    private volatile LatenessListener latenessListener;
 
     final TimeoutStack newTimeouts = new TimeoutStack();
     final TimeoutStack cancelledTimeouts = new TimeoutStack();
@@ -421,6 +423,24 @@ public class HashedWheelTimer implements Timer {
         return worker.unprocessed();
     }
 
+    /**
+     * Stops this timer, like {@link #stop()}, and discards the timeouts that never ran (they are
+     * cancelled and their tasks told). Idempotent: closing a stopped timer does nothing, so a timer
+     * can be used in try-with-resources and as a Spring bean whose destroy method is inferred.
+     */
+    @Override
+    public void close() {
+        stop();
+    }
+
+    /**
+     * Sets the listener told how late each fired timeout's task starts, replacing any earlier one;
+     * {@code null} removes it. It applies to timeouts that fire after the call.
+     */
+    public void setLatenessListener(LatenessListener listener) {
+        this.latenessListener = listener;
+    }
+
     /** Pending timeouts: scheduled and not yet run or cancelled. Exact whenever no call is in flight. */
     public long pendingTimeouts() {
         long done = worker.expiredCount() + cancelled.sum();
@@ -601,12 +621,25 @@ public class HashedWheelTimer implements Timer {
     }
 
     void runTask(TimeoutHandle handle) {
+        LatenessListener listener = latenessListener;
+        if (listener != null) {
+            reportLateness(listener, handle);
+        }
         try {
             handle.task().run(handle);
         } catch (Throwable t) {
             failed.increment();
             LOG.log(System.Logger.Level.WARNING,
                     "An exception was thrown by TimerTask " + TimeoutHandle.describe(handle.task()), t);
+        }
+    }
+
+    private void reportLateness(LatenessListener listener, TimeoutHandle handle) {
+        try {
+            long late = ticker.nanoTime() - startTime - handle.deadline;
+            listener.onRun(Math.max(late, 0));
+        } catch (Throwable t) {
+            LOG.log(System.Logger.Level.WARNING, "The lateness listener of " + this + " threw", t);
         }
     }
 
