@@ -24,8 +24,11 @@ final class WheelTimeoutInterceptor implements MethodInterceptor {
         Object target = invocation.getThis();
         Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : invocation.getMethod().getDeclaringClass();
         ScheduledMethod method = scheduledMethods.apply(invocation.getMethod(), targetClass);
-        DeferredCall call = new DeferredCall(method.description, invocation, method.result == ScheduledMethod.Result.FUTURE);
-        Timer timer = method.timer();
+        ScheduledMethod.Resolved beans = method.resolved();
+        // Captured now, on the caller's thread: when the timeout fires, the caller is gone.
+        CallerContext context = method.propagateContext ? CallerContext.capture() : CallerContext.NONE;
+        DeferredCall call = new DeferredCall(method, beans, invocation, context);
+        Timer timer = beans.timer();
         Timeout timeout;
         try {
             timeout = timer.newTimeout(call, method.delayNanos, TimeUnit.NANOSECONDS);

@@ -1,17 +1,23 @@
 package io.wheeltimer.spring.autoconfigure;
 
+import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.spring.actuate.WheelTimerHealthIndicator;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.CompositeHealthContributorConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The {@code wheelTimer} health indicator, when {@code spring-boot-health} is on the classpath;
- * {@code management.health.wheeltimer.enabled=false} turns it off.
+ * The {@code wheelTimer} health component, when {@code spring-boot-health} is on the classpath:
+ * with one {@link HashedWheelTimer} bean, its indicator; with several, a composite keyed by bean
+ * name, so {@code /actuator/health/wheelTimer/{name}} answers for each (Boot's {@code db}
+ * convention). {@code management.health.wheeltimer.enabled=false} turns it off.
  */
 @AutoConfiguration(after = WheelTimerAutoConfiguration.class)
 @ConditionalOnClass(name = {
@@ -21,12 +27,19 @@ public final class WheelTimerHealthAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnEnabledHealthIndicator("wheeltimer")
-    static class HealthConfiguration {
+    static class HealthConfiguration
+            extends CompositeHealthContributorConfiguration<WheelTimerHealthIndicator, HashedWheelTimer> {
 
+        HealthConfiguration() {
+            super(WheelTimerHealthIndicator::new);
+        }
+
+        /** The timers are those of this context when it starts (singletons: see {@link TimerBeans}). */
         @Bean
-        @ConditionalOnMissingBean(name = "wheelTimerHealthIndicator")
-        WheelTimerHealthIndicator wheelTimerHealthIndicator(ListableBeanFactory beanFactory) {
-            return new WheelTimerHealthIndicator(TimerBeans.in(beanFactory));
+        @ConditionalOnBean(HashedWheelTimer.class)
+        @ConditionalOnMissingBean(name = {"wheelTimerHealthIndicator", "wheelTimerHealthContributor"})
+        HealthContributor wheelTimerHealthContributor(ListableBeanFactory beanFactory) {
+            return createContributor(TimerBeans.in(beanFactory).get());
         }
     }
 }
