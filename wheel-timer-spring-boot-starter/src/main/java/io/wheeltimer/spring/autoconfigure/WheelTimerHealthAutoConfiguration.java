@@ -1,7 +1,9 @@
 package io.wheeltimer.spring.autoconfigure;
 
 import io.wheeltimer.HashedWheelTimer;
+import io.wheeltimer.Timer;
 import io.wheeltimer.spring.actuate.WheelTimerHealthIndicator;
+import java.util.Map;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -9,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.CompositeHealthContributorConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -36,10 +39,11 @@ public final class WheelTimerHealthAutoConfiguration {
 
         /** The timers are those of this context when it starts (singletons: see {@link TimerBeans}). */
         @Bean
-        @ConditionalOnBean(HashedWheelTimer.class)
+        @ConditionalOnBean(Timer.class) // a HashedWheelTimer bean may be declared as a Timer
         @ConditionalOnMissingBean(name = {"wheelTimerHealthIndicator", "wheelTimerHealthContributor"})
         HealthContributor wheelTimerHealthContributor(ListableBeanFactory beanFactory) {
-            return createContributor(TimerBeans.in(beanFactory).get());
+            Map<String, HashedWheelTimer> timers = TimerBeans.in(beanFactory).get();
+            return timers.isEmpty() ? CompositeHealthContributor.fromMap(Map.of()) : createContributor(timers);
         }
     }
 }
