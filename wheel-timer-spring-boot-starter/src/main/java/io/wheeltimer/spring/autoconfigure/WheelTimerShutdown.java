@@ -102,6 +102,16 @@ final class WheelTimerShutdown implements ApplicationListener<ContextClosedEvent
     }
 
     /**
+     * Whether the soonest pending timeout, {@code remaining} from {@code now}, falls within the
+     * period or its last tick. A remaining time of 0 only says the deadline has passed, not when: up
+     * to one tick after the end of the period, such a timeout fires at the boundary that ends the
+     * period's last tick, with the others due in it.
+     */
+    private static boolean dueByTheLastTick(long remaining, long now, long end, long tick) {
+        return now + remaining - end <= 0 || remaining == 0 && now - end < tick;
+    }
+
+    /**
      * Waits while the timer has a pending timeout whose deadline is at or before {@code end}, by the
      * ticker's time: it fires at the first tick boundary after its deadline, which may be after
      * {@code end}. Bounded in real time too, in case the worker does not keep up.
@@ -119,7 +129,7 @@ final class WheelTimerShutdown implements ApplicationListener<ContextClosedEvent
             while (true) {
                 List<TimeoutInfo> soonest = timer.upcoming(1);
                 long now = ticker.nanoTime();
-                if (soonest.isEmpty() || now + soonest.get(0).remaining().toNanos() - end > 0) {
+                if (soonest.isEmpty() || !dueByTheLastTick(soonest.get(0).remaining().toNanos(), now, end, tick)) {
                     return null;
                 }
                 if (System.nanoTime() - giveUp > 0) {
