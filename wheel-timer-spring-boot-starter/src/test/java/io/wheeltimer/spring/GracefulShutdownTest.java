@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -184,6 +185,34 @@ class GracefulShutdownTest {
             assertThat(ran).containsExactlyInAnyOrder("in-300", "in-970", "in-990", "in-1000", "after-1010");
             assertThat(timer.get().stats().cancelled()).isEqualTo(1);
             assertThat(output).contains("1 pending timeouts never ran (none was due within");
+        }
+    }
+
+    /**
+     * Spring's executors stop taking tasks on the close event; the timers are stopped ahead of
+     * them, so a call due within the await period still runs on {@code applicationTaskExecutor}.
+     */
+    @Test
+    void aCallDueWithinTheAwaitPeriodStillRunsOnTheApplicationTaskExecutor(CapturedOutput output) {
+        List<String> threads = new CopyOnWriteArrayList<>();
+        runner.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+                .withPropertyValues("wheel-timer.shutdown.await-termination-period=5s",
+                        "spring.task.execution.thread-name-prefix=app-task-")
+                .withBean(Soon.class)
+                .run(context -> {
+                    Soon.threads = threads;
+                    context.getBean(Soon.class).soon();
+                });
+        assertThat(threads).singleElement().satisfies(thread -> assertThat(thread).startsWith("app-task-"));
+        assertThat(output).doesNotContain("never ran").doesNotContain("refused");
+    }
+
+    static class Soon {
+        static volatile List<String> threads;
+
+        @WheelTimeout(delay = "300ms")
+        public void soon() {
+            threads.add(Thread.currentThread().getName());
         }
     }
 

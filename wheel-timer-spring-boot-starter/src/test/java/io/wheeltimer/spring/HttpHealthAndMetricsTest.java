@@ -100,13 +100,13 @@ class HttpHealthAndMetricsTest {
                 // Two timers: a composite with one component per bean name (Boot's db convention).
                 Map<String, Object> components = json.read("$.components.wheelTimer.components");
                 assertThat(components).containsOnlyKeys("wheelTimer", "auditTimer");
-                Map<String, Object> detail = json.read("$.components.wheelTimer.components.wheelTimer.details");
+                Map<String, Object> detail = json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer");
                 assertThat(detail.keySet()).containsExactly("state", "pending", "tickLag");
                 assertThat(detail.get("state")).isEqualTo("STARTED");
-                assertThat(json.read("$.components.wheelTimer.components.wheelTimer.details.pending", Long.class))
+                assertThat(json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer.pending", Long.class))
                         .isEqualTo(wheelTimer.pendingTimeouts()).isPositive();
                 assertThat(detail.get("tickLag")).isEqualTo("PT0S");
-                Map<String, Object> audit = json.read("$.components.wheelTimer.components.auditTimer.details");
+                Map<String, Object> audit = json.read("$.components.wheelTimer.components.auditTimer.details.auditTimer");
                 assertThat(audit.keySet()).containsExactly("state", "pending", "tickLag");
                 assertThat((String) audit.get("state")).isIn("INIT", "STARTED");
             } finally {
@@ -123,7 +123,7 @@ class HttpHealthAndMetricsTest {
                 assertThat(response.statusCode()).as(name + ": " + response.body()).isEqualTo(200);
                 DocumentContext json = JsonPath.parse(response.body());
                 assertThat(json.read("$.status", String.class)).isEqualTo("UP");
-                Map<String, Object> details = json.read("$.details");
+                Map<String, Object> details = json.read("$.details." + name);
                 assertThat(details.keySet()).containsExactly("state", "pending", "tickLag");
             }
             assertThat(http.get("/actuator/health/wheelTimer/nope").statusCode()).isEqualTo(404);
@@ -227,14 +227,15 @@ class HttpHealthAndMetricsTest {
             assertThat(json.read("$.components.wheelTimer.status", String.class)).isEqualTo("DOWN");
             assertThat(json.read("$.components.wheelTimer.components.wheelTimer.status", String.class))
                     .isEqualTo("DOWN");
-            assertThat(json.read("$.components.wheelTimer.components.wheelTimer.details.state", String.class))
+            assertThat(json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer.state", String.class))
                     .isEqualTo("SHUTDOWN");
-            assertThat(json.read("$.components.wheelTimer.components.wheelTimer.details.pending", Long.class)).isZero();
+            assertThat(json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer.pending", Long.class))
+                    .isZero();
             assertThat(json.read("$.components.wheelTimer.components.auditTimer.status", String.class)).isEqualTo("UP");
 
             HttpResponse<String> one = http.get("/actuator/health/wheelTimer/wheelTimer");
             assertThat(one.statusCode()).as(one.body()).isEqualTo(503);
-            assertThat(JsonPath.parse(one.body()).read("$.details.state", String.class)).isEqualTo("SHUTDOWN");
+            assertThat(JsonPath.parse(one.body()).read("$.details.wheelTimer.state", String.class)).isEqualTo("SHUTDOWN");
 
             Scrape scrape = scrape();
             assertThat(scrape.value("wheel_timer_pending_timeouts{name=\"wheelTimer\"}")).isZero();

@@ -3,13 +3,13 @@ package io.wheeltimer.spring.autoconfigure;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timer;
 import io.wheeltimer.spring.actuate.WheelTimerHealthIndicator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.health.autoconfigure.contributor.CompositeHealthContributorConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.HealthContributor;
@@ -30,20 +30,16 @@ public final class WheelTimerHealthAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnEnabledHealthIndicator("wheeltimer")
-    static class HealthConfiguration
-            extends CompositeHealthContributorConfiguration<WheelTimerHealthIndicator, HashedWheelTimer> {
-
-        HealthConfiguration() {
-            super(WheelTimerHealthIndicator::new);
-        }
+    static class HealthConfiguration {
 
         /** The timers are those of this context when it starts (singletons: see {@link TimerBeans}). */
         @Bean
         @ConditionalOnBean(Timer.class) // a HashedWheelTimer bean may be declared as a Timer
         @ConditionalOnMissingBean(name = {"wheelTimerHealthIndicator", "wheelTimerHealthContributor"})
         HealthContributor wheelTimerHealthContributor(ListableBeanFactory beanFactory) {
-            Map<String, HashedWheelTimer> timers = TimerBeans.in(beanFactory).get();
-            return timers.isEmpty() ? CompositeHealthContributor.fromMap(Map.of()) : createContributor(timers);
+            Map<String, HealthContributor> indicators = new LinkedHashMap<>();
+            TimerBeans.in(beanFactory).get().forEach((name, timer) -> indicators.put(name, new WheelTimerHealthIndicator(name, timer)));
+            return indicators.size() == 1 ? indicators.values().iterator().next() : CompositeHealthContributor.fromMap(indicators);
         }
     }
 }
