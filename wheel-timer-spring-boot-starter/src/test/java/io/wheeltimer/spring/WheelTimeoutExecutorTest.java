@@ -181,6 +181,25 @@ class WheelTimeoutExecutorTest {
             });
         }
 
+        /**
+         * A timer built without {@link WheelTimeoutTaskExecutor} (here: the Netty way) still runs the
+         * call on its executor; the worker hands it over from the task itself, so a failure there
+         * is logged but the timer cannot count it.
+         */
+        @Test
+        void onATimerBuiltWithoutTheStartersTaskExecutorTheCallStillRunsOnItsExecutor() {
+            runner.withBean(Jobs.class).withUserConfiguration(NettyStyleTimer.class).run(context -> {
+                HashedWheelTimer nettyStyle = context.getBean("nettyStyleTimer", HashedWheelTimer.class);
+                context.getBean(Jobs.class).onOwnExecutor("a");
+                context.getBean(Jobs.class).failOnOwnExecutor("boom");
+                advance(context);
+                await().untilAsserted(() -> assertThat(calls(context).all()).hasSize(2)
+                        .allSatisfy(call -> assertThat(call.thread()).startsWith("own-")));
+                assertThat(nettyStyle.stats().expired()).isEqualTo(2);
+                assertThat(nettyStyle.stats().failed()).isZero();
+            });
+        }
+
         @Test
         void aRefusedRunIsCountedAsFailed() {
             runner.withBean(Jobs.class).run(context -> {
@@ -287,6 +306,14 @@ class WheelTimeoutExecutorTest {
 
     private static Calls calls(AssertableApplicationContext context) {
         return context.getBean(Calls.class);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class NettyStyleTimer {
+        @Bean
+        HashedWheelTimer nettyStyleTimer(ManualTicker ticker) {
+            return HashedWheelTimer.builder().name("netty-style").ticker(ticker).build();
+        }
     }
 
     /** Three executors, each naming its threads, and one that refuses everything. */
