@@ -141,7 +141,8 @@ class HttpHealthAndMetricsTest {
                     .containsEntry("wheel_timer_cancelled_timeouts_total", "counter")
                     .containsEntry("wheel_timer_rejected_timeouts_total", "counter")
                     .containsEntry("wheel_timer_failed_tasks_total", "counter")
-                    .containsEntry("wheel_timer_tick_lag_seconds", "gauge");
+                    .containsEntry("wheel_timer_tick_lag_seconds", "gauge")
+                    .containsEntry("wheel_timer_lateness_seconds", "summary");
             assertThat(first.value("wheel_timer_pending_timeouts" + name)).isZero();
             assertThat(first.value("wheel_timer_tick_lag_seconds" + name)).isZero();
             assertThat(first.value("wheel_timer_pending_timeouts{name=\"auditTimer\"}")).isZero();
@@ -168,6 +169,8 @@ class HttpHealthAndMetricsTest {
                 Scrape fired = scrape();
                 assertThat(fired.delta(first, "wheel_timer_expired_timeouts_total" + name)).isEqualTo(3);
                 assertThat(fired.delta(first, "wheel_timer_failed_tasks_total" + name)).isEqualTo(1);
+                assertThat(fired.delta(first, "wheel_timer_lateness_seconds_count" + name)).as("every fired one")
+                        .isEqualTo(3);
                 assertThat(fired.value("wheel_timer_pending_timeouts" + name)).isEqualTo(3);
                 assertThat(fired.value("wheel_timer_tick_lag_seconds" + name)).isZero();
 
