@@ -32,16 +32,20 @@ final class DeferredCall implements TimerTask {
     private final ScheduledMethod.Resolved beans;
     private final MethodInvocation invocation;
     private final CallerContext context;
+    private final HandedOverCalls handedOverCalls;
     private final Result result;
     /** Set on the worker before the timeout goes to the executor; read on the executor's thread. */
     private volatile boolean handedOver;
+    /** Whether {@link #handedOverCalls} counts this call as waiting for a thread. */
+    private volatile boolean waiting;
 
     DeferredCall(ScheduledMethod method, ScheduledMethod.Resolved beans, MethodInvocation invocation,
-            CallerContext context) {
+            CallerContext context, HandedOverCalls handedOverCalls) {
         this.method = method;
         this.beans = beans;
         this.invocation = invocation;
         this.context = context;
+        this.handedOverCalls = handedOverCalls;
         this.result = method.result == ScheduledMethod.Result.FUTURE ? new Result() : null;
     }
 
@@ -60,11 +64,26 @@ final class DeferredCall implements TimerTask {
     void handOver(Runnable timeoutRun, Executor fallback) {
         Executor target = beans.executor() != null ? beans.executor() : fallback;
         handedOver = true;
+        execute(target, timeoutRun);
+    }
+
+    private void execute(Executor executor, Runnable run) {
+        waiting = true;
+        handedOverCalls.handedOver(beans.timer());
         try {
-            target.execute(timeoutRun);
+            executor.execute(run);
         } catch (RuntimeException | Error refused) {
+            started();
             refused(refused);
             throw refused;
+        }
+    }
+
+    /** No longer waits for a thread (idempotent: only the first call counts). */
+    private void started() {
+        if (waiting) {
+            waiting = false;
+            handedOverCalls.done(beans.timer());
         }
     }
 
@@ -75,12 +94,7 @@ final class DeferredCall implements TimerTask {
             runHere(timeout);
             return;
         }
-        try {
-            executor.execute(() -> runLoggingFailure(timeout));
-        } catch (RuntimeException | Error refused) {
-            refused(refused);
-            throw refused;
-        }
+        execute(executor, () -> runLoggingFailure(timeout));
     }
 
     private void refused(Throwable refusal) {
@@ -98,6 +112,7 @@ final class DeferredCall implements TimerTask {
     }
 
     private void runHere(Timeout timeout) throws Exception {
+        started();
         if (result != null && result.isCancelled()) {
             return; // the caller gave up on it while it waited for a thread
         }

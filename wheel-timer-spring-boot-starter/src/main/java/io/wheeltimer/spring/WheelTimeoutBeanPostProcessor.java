@@ -53,6 +53,7 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
     private static final Duration MAX_DELAY = Duration.ofNanos(Long.MAX_VALUE);
 
     private final Map<MethodClassKey, ScheduledMethod> scheduledMethods = new ConcurrentHashMap<>();
+    private final HandedOverCalls handedOverCalls = new HandedOverCalls();
     private StringValueResolver valueResolver;
     private ListableBeanFactory beanFactory;
     private String defaultExecutor = DEFAULT_EXECUTOR;
@@ -63,7 +64,7 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
         setBeforeExistingAdvisors(true);
         this.advisor = new DefaultPointcutAdvisor(
                 new AnnotationMatchingPointcut(null, WheelTimeout.class, true),
-                new WheelTimeoutInterceptor(this::scheduledMethod));
+                new WheelTimeoutInterceptor(this::scheduledMethod, handedOverCalls));
     }
 
     @Override
@@ -73,6 +74,15 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
             throw new IllegalStateException("@WheelTimeout needs a ListableBeanFactory, got " + beanFactory);
         }
         this.beanFactory = listable;
+    }
+
+    /**
+     * How many calls of this post-processor's beans fired on {@code timer} and wait for a thread of
+     * their executor; a call that finds its timer stopped never starts, so a shutdown waits for
+     * these first.
+     */
+    public int callsWaitingToStart(Timer timer) {
+        return handedOverCalls.waiting(timer);
     }
 
     @Override

@@ -63,13 +63,15 @@ public final class WheelTimerAutoConfiguration {
     /** Stops every {@code HashedWheelTimer} bean when the context closes, after the await period. */
     @Bean
     WheelTimerShutdown wheelTimerShutdown(ApplicationContext context, WheelTimerProperties properties,
-            ObjectProvider<Ticker> ticker) {
+            ObjectProvider<Ticker> ticker, ObjectProvider<WheelTimeoutBeanPostProcessor> postProcessor) {
         Duration period = properties.getShutdown().getAwaitTerminationPeriod();
         if (period == null || period.isNegative()) {
             throw new InvalidConfigurationPropertyValueException(
                     "wheel-timer.shutdown.await-termination-period", period, "must be 0s or longer");
         }
-        return new WheelTimerShutdown(context, period, ticker.getIfUnique(Ticker::system));
+        WheelTimeoutBeanPostProcessor calls = postProcessor.getIfUnique();
+        return new WheelTimerShutdown(context, period, ticker.getIfUnique(Ticker::system),
+                calls != null ? calls::callsWaitingToStart : timer -> 0);
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToIntFunction;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -41,11 +42,18 @@ final class WheelTimerShutdown implements ApplicationListener<ContextClosedEvent
     private final ApplicationContext context;
     private final Duration awaitTerminationPeriod;
     private final Ticker ticker;
+    private final ToIntFunction<HashedWheelTimer> callsWaitingToStart;
 
-    WheelTimerShutdown(ApplicationContext context, Duration awaitTerminationPeriod, Ticker ticker) {
+    /**
+     * @param callsWaitingToStart how many {@code @WheelTimeout} calls of a timer fired and wait for
+     *     a thread of their executor: they too are due within the period
+     */
+    WheelTimerShutdown(ApplicationContext context, Duration awaitTerminationPeriod, Ticker ticker,
+            ToIntFunction<HashedWheelTimer> callsWaitingToStart) {
         this.context = context;
         this.awaitTerminationPeriod = awaitTerminationPeriod;
         this.ticker = ticker;
+        this.callsWaitingToStart = callsWaitingToStart;
     }
 
     @Override
@@ -113,8 +121,9 @@ final class WheelTimerShutdown implements ApplicationListener<ContextClosedEvent
 
     /**
      * Waits while the timer has a pending timeout whose deadline is at or before {@code end}, by the
-     * ticker's time: it fires at the first tick boundary after its deadline, which may be after
-     * {@code end}. Bounded in real time too, in case the worker does not keep up.
+     * ticker's time (it fires at the first tick boundary after its deadline, which may be after
+     * {@code end}), or a fired call that waits for a thread of its executor. Bounded in real time
+     * too, in case the worker or the executor does not keep up.
      *
      * @return null, or why the wait ended before those timeouts ran
      */
@@ -129,7 +138,8 @@ final class WheelTimerShutdown implements ApplicationListener<ContextClosedEvent
             while (true) {
                 List<TimeoutInfo> soonest = timer.upcoming(1);
                 long now = ticker.nanoTime();
-                if (soonest.isEmpty() || !dueByTheLastTick(soonest.get(0).remaining().toNanos(), now, end, tick)) {
+                boolean due = !soonest.isEmpty() && dueByTheLastTick(soonest.get(0).remaining().toNanos(), now, end, tick);
+                if (!due && callsWaitingToStart.applyAsInt(timer) == 0) {
                     return null;
                 }
                 if (System.nanoTime() - giveUp > 0) {
