@@ -8,7 +8,9 @@ import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
 import java.time.Duration;
 import io.wheeltimer.testing.ManualTicker;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -205,6 +207,31 @@ class GracefulShutdownTest {
                 });
         assertThat(threads).singleElement().satisfies(thread -> assertThat(thread).startsWith("app-task-"));
         assertThat(output).doesNotContain("never ran").doesNotContain("refused");
+    }
+
+    /** A fired call waiting for a thread of its executor is due within the period too: the stop waits for it. */
+    @Test
+    void aCallThatFiredButWaitsForAThreadStillRunsBeforeTheStop(CapturedOutput output) {
+        List<String> threads = new CopyOnWriteArrayList<>();
+        runner.withPropertyValues("wheel-timer.shutdown.await-termination-period=5s")
+                .withBean("slowToStart", Executor.class,
+                        () -> command -> CompletableFuture.delayedExecutor(500, TimeUnit.MILLISECONDS).execute(command))
+                .withBean(SlowToStart.class)
+                .run(context -> {
+                    SlowToStart.threads = threads;
+                    context.getBean(SlowToStart.class).soon();
+                });
+        assertThat(threads).hasSize(1);
+        assertThat(output).doesNotContain("did not run");
+    }
+
+    static class SlowToStart {
+        static volatile List<String> threads;
+
+        @WheelTimeout(delay = "50ms", executor = "slowToStart")
+        public void soon() {
+            threads.add(Thread.currentThread().getName());
+        }
     }
 
     static class Soon {
