@@ -102,6 +102,20 @@ class WheelTimeoutExecutorTest {
         }
 
         @Test
+        void anEmptyAnnotationExecutorPropertyKeepsCallsOnTheWorkerDespiteApplicationTaskExecutor() {
+            withoutExecutors.withBean(DefaultJobs.class)
+                    .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+                    .withPropertyValues("wheel-timer.annotation.executor=")
+                    .run(context -> {
+                        assertThat(context).hasBean("applicationTaskExecutor");
+                        context.getBean(DefaultJobs.class).plain("a");
+                        advance(context);
+                        assertThat(calls(context).all()).singleElement()
+                                .satisfies(call -> assertThat(call.thread()).isEqualTo(WORKER));
+                    });
+        }
+
+        @Test
         void withoutTheDefaultExecutorBeanTheTimersOwnExecutorRunsThem() {
             runner.withBean(Jobs.class).withPropertyValues("wheel-timer.executor=timerExecutor").run(context -> {
                 context.getBean(Jobs.class).plain("a");
