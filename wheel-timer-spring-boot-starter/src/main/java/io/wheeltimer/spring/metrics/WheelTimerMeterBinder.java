@@ -20,7 +20,8 @@ import java.util.function.ToLongFunction;
 /**
  * Meters for every {@link HashedWheelTimer} bean, tagged {@code name} = the bean name. Counts
  * that only grow are function counters, so dashboards can take rates. {@code wheel.timer.lateness}
- * is fed by the timer's {@link io.wheeltimer.LatenessListener}, which this binder sets.
+ * is fed by the timer's {@link io.wheeltimer.LatenessListener}, which this binder sets (replacing
+ * one the application set): one {@code record} per fired timeout, on the thread that runs it.
  */
 public class WheelTimerMeterBinder implements MeterBinder {
 
