@@ -1,43 +1,96 @@
 package io.wheeltimer.spring;
 
 import io.wheeltimer.Timer;
+import java.util.concurrent.Executor;
+import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.util.ClassUtils;
 
 /**
  * What a {@link WheelTimeout @WheelTimeout} method does when called, decided once: its delay, what
- * the caller gets back, and the timer it goes to (looked up on the first call, so that the check
- * at startup does not create the timer early).
+ * the caller gets back, the timer it goes to, the executor it runs on and whether it carries the
+ * caller's context. Beans are looked up on the first call, so that the check at startup does not
+ * create them early.
  */
 final class ScheduledMethod {
 
     /** What the call returns. */
     enum Result { NONE, TIMEOUT, FUTURE }
 
+    private static final boolean OBSERVATION_PRESENT = ClassUtils.isPresent(
+            "io.micrometer.observation.ObservationRegistry", ScheduledMethod.class.getClassLoader());
+
     final String description;
     final long delayNanos;
     final Result result;
+    final boolean propagateContext;
     private final String timerName;
+    private final String executorName;
+    private final boolean executorRequired;
     private final ListableBeanFactory beanFactory;
-    private volatile Timer timer;
+    private volatile Resolved resolved;
 
-    ScheduledMethod(String description, long delayNanos, Result result, String timerName,
-            ListableBeanFactory beanFactory) {
+    /** The beans, looked up once. */
+    record Resolved(Timer timer, String timerBeanName, Executor executor, Object observationRegistry) {
+    }
+
+    /**
+     * @param executorName the executor's bean name; empty: the timer's own
+     * @param executorRequired whether the annotation named it (else it is used only if it exists)
+     */
+    ScheduledMethod(String description, long delayNanos, Result result, String timerName, String executorName,
+            boolean executorRequired, boolean propagateContext, ListableBeanFactory beanFactory) {
         this.description = description;
         this.delayNanos = delayNanos;
         this.result = result;
         this.timerName = timerName;
+        this.executorName = executorName;
+        this.executorRequired = executorRequired;
+        this.propagateContext = propagateContext;
         this.beanFactory = beanFactory;
     }
 
-    Timer timer() {
-        Timer resolved = timer;
-        if (resolved == null) {
-            resolved = timerName.isEmpty()
+    Resolved resolved() {
+        Resolved r = resolved;
+        if (r == null) {
+            Timer timer = timerName.isEmpty()
                     ? beanFactory.getBeanProvider(Timer.class).getObject()
                     : beanFactory.getBean(timerName, Timer.class);
-            timer = resolved;
+            r = new Resolved(timer, timerBeanName(timer), executor(), observationRegistry());
+            resolved = r;
         }
-        return resolved;
+        return r;
+    }
+
+    private String timerBeanName(Timer timer) {
+        if (!timerName.isEmpty()) {
+            return timerName;
+        }
+        String[] names = BeanFactoryUtils.beanNamesForTypeIncludingAncestors(beanFactory, Timer.class);
+        for (String name : names) {
+            if (names.length == 1 || beanFactory.getBean(name) == timer) {
+                return name;
+            }
+        }
+        return "timer";
+    }
+
+    private Executor executor() {
+        if (executorName.isEmpty()) {
+            return null;
+        }
+        if (executorRequired) {
+            return beanFactory.getBean(executorName, Executor.class);
+        }
+        // The default executor is used where it exists: without it, the timer's own runs the call.
+        return beanFactory.containsBean(executorName) && beanFactory.isTypeMatch(executorName, Executor.class)
+                ? beanFactory.getBean(executorName, Executor.class) : null;
+    }
+
+    private Object observationRegistry() {
+        return OBSERVATION_PRESENT
+                ? beanFactory.getBeanProvider(io.micrometer.observation.ObservationRegistry.class).getIfUnique()
+                : null;
     }
 
     String timerName() {

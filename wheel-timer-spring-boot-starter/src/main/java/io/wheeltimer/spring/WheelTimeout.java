@@ -28,12 +28,23 @@ import org.springframework.core.annotation.AliasFor;
  * cancelling it cancels the timeout). Any other return type, a delay that does not parse, or an
  * unknown timer bean fails the application's startup with a message naming the method.
  *
+ * <p>The worker thread only hands the call over when it is due. It runs on the {@link #executor}
+ * named here; else on the bean named by {@code wheel-timer.annotation.executor} (default
+ * {@code applicationTaskExecutor}, the executor of {@code @Async}, on virtual threads with
+ * {@code spring.threads.virtual.enabled=true}); else, when there is no such bean, on the timer's own
+ * task executor (its worker thread by default). The caller's SLF4J MDC and every
+ * {@code ThreadLocalAccessor} of Micrometer's {@code ContextRegistry} (trace, security, your own)
+ * are captured at the call and restored around the run, unless
+ * {@code wheel-timer.annotation.propagate-context=false}. The run is outside the caller's
+ * transaction.
+ *
  * <p>A failure inside the deferred method completes the returned future exceptionally; for
- * {@code void} and {@code Timeout} it is logged and counted as failed by the timer. The method runs
- * on the timer's worker thread (or its task executor), outside the caller's transaction and
- * security context. Like every Spring proxy-based annotation it applies to calls through the bean,
- * not to calls a bean makes on itself. After the timer stopped, a call throws
- * {@link IllegalStateException}.
+ * {@code void} and {@code Timeout} it is logged and counted as failed by the timer. If the
+ * executor refuses the call, the returned future completes exceptionally with the
+ * {@link java.util.concurrent.RejectedExecutionException}; if the timer stops before the call ran,
+ * it is cancelled, and the call never starts. Like every Spring proxy-based annotation it applies to
+ * calls through the bean, not to calls a bean makes on itself. After the timer stopped, a call
+ * throws {@link IllegalStateException}.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
@@ -56,4 +67,11 @@ public @interface WheelTimeout {
 
     /** Bean name of the {@link io.wheeltimer.Timer} to use; empty: the only (or primary) one. */
     String timer() default "";
+
+    /**
+     * Bean name of the {@link java.util.concurrent.Executor} that runs the call when it is due;
+     * empty: the one named by {@code wheel-timer.annotation.executor}. A name that is not an
+     * {@code Executor} bean fails startup.
+     */
+    String executor() default "";
 }

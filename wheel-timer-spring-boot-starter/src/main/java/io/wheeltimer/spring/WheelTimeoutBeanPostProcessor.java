@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
@@ -22,6 +23,8 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.EmbeddedValueResolverAware;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -31,25 +34,37 @@ import org.springframework.util.StringValueResolver;
 /**
  * Applies {@link WheelTimeout @WheelTimeout}: proxies beans with annotated methods so that a call
  * schedules the method on a timer instead of running it. Every annotated method is checked when
- * its bean is created (return type, delay, timer bean), so a mistake stops the application at
- * startup rather than at the first call; the outcome is kept per method.
+ * its bean is created (return type, delay, timer bean, executor bean), so a mistake stops the
+ * application at startup rather than at the first call; the outcome is kept per method. Reads
+ * {@value #EXECUTOR_PROPERTY} and {@value #PROPAGATE_CONTEXT_PROPERTY} from the environment.
  */
 @SuppressWarnings("serial")
 public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
-        implements EmbeddedValueResolverAware {
+        implements EmbeddedValueResolverAware, EnvironmentAware {
+
+    /** Bean name of the executor of calls whose annotation names none. */
+    public static final String EXECUTOR_PROPERTY = "wheel-timer.annotation.executor";
+    /** Whether calls carry the caller's context. */
+    public static final String PROPAGATE_CONTEXT_PROPERTY = "wheel-timer.annotation.propagate-context";
+    /** The default of {@value #EXECUTOR_PROPERTY}: the executor {@code @Async} uses. */
+    public static final String DEFAULT_EXECUTOR = "applicationTaskExecutor";
 
     /** Delays beyond this do not fit in a long of nanoseconds. */
     private static final Duration MAX_DELAY = Duration.ofNanos(Long.MAX_VALUE);
 
     private final Map<MethodClassKey, ScheduledMethod> scheduledMethods = new ConcurrentHashMap<>();
+    private final HandedOverCalls handedOverCalls = new HandedOverCalls();
     private StringValueResolver valueResolver;
     private ListableBeanFactory beanFactory;
+    private String defaultExecutor = DEFAULT_EXECUTOR;
+    private boolean propagateContext = true;
 
+    /** Proxies annotated methods; without an environment, calls use {@value #DEFAULT_EXECUTOR} and carry their context. */
     public WheelTimeoutBeanPostProcessor() {
         setBeforeExistingAdvisors(true);
         this.advisor = new DefaultPointcutAdvisor(
                 new AnnotationMatchingPointcut(null, WheelTimeout.class, true),
-                new WheelTimeoutInterceptor(this::scheduledMethod));
+                new WheelTimeoutInterceptor(this::scheduledMethod, handedOverCalls));
     }
 
     @Override
@@ -59,6 +74,21 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
             throw new IllegalStateException("@WheelTimeout needs a ListableBeanFactory, got " + beanFactory);
         }
         this.beanFactory = listable;
+    }
+
+    /**
+     * How many calls of this post-processor's beans fired on {@code timer} and wait for a thread of
+     * their executor; a call that finds its timer stopped never starts, so a shutdown waits for
+     * these first.
+     */
+    public int callsWaitingToStart(Timer timer) {
+        return handedOverCalls.waiting(timer);
+    }
+
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.defaultExecutor = environment.getProperty(EXECUTOR_PROPERTY, DEFAULT_EXECUTOR).trim();
+        this.propagateContext = environment.getProperty(PROPAGATE_CONTEXT_PROPERTY, Boolean.class, true);
     }
 
     @Override
@@ -96,7 +126,34 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
         Duration delay = delayOf(annotation, description);
         String timerName = annotation.timer();
         checkTimer(timerName, description);
-        return new ScheduledMethod(description, delay.toNanos(), result, timerName, beanFactory);
+        String executorName = resolve(annotation.executor(), "executor", description).trim();
+        if (!executorName.isEmpty()) {
+            checkExecutor(executorName, description);
+            return new ScheduledMethod(description, delay.toNanos(), result, timerName, executorName, true,
+                    propagateContext, beanFactory);
+        }
+        return new ScheduledMethod(description, delay.toNanos(), result, timerName, defaultExecutor, false,
+                propagateContext, beanFactory);
+    }
+
+    private String resolve(String text, String attribute, String description) {
+        try {
+            String resolved = valueResolver != null && !text.isEmpty() ? valueResolver.resolveStringValue(text) : text;
+            return resolved != null ? resolved : "";
+        } catch (IllegalArgumentException unresolvable) {
+            throw new IllegalStateException("@WheelTimeout on " + description + ": " + attribute + " '" + text
+                    + "' cannot be resolved: " + unresolvable.getMessage(), unresolvable);
+        }
+    }
+
+    /** An executor the annotation names must be an Executor bean, here or in a parent context. */
+    private void checkExecutor(String executorName, String description) {
+        if (!beanFactory.containsBean(executorName) || !beanFactory.isTypeMatch(executorName, Executor.class)) {
+            String[] executors = BeanFactoryUtils.beanNamesForTypeIncludingAncestors(beanFactory, Executor.class, true, false);
+            throw new IllegalStateException("@WheelTimeout on " + description + ": executor '" + executorName
+                    + "' is not the name of a java.util.concurrent.Executor bean; Executor beans: "
+                    + Arrays.toString(executors));
+        }
     }
 
     /** A proxy cannot intercept these: the call would run at once, silently. */

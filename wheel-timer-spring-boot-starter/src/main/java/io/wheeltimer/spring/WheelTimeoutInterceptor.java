@@ -14,9 +14,12 @@ import org.springframework.aop.support.AopUtils;
 final class WheelTimeoutInterceptor implements MethodInterceptor {
 
     private final BiFunction<Method, Class<?>, ScheduledMethod> scheduledMethods;
+    private final HandedOverCalls handedOverCalls;
 
-    WheelTimeoutInterceptor(BiFunction<Method, Class<?>, ScheduledMethod> scheduledMethods) {
+    WheelTimeoutInterceptor(BiFunction<Method, Class<?>, ScheduledMethod> scheduledMethods,
+            HandedOverCalls handedOverCalls) {
         this.scheduledMethods = scheduledMethods;
+        this.handedOverCalls = handedOverCalls;
     }
 
     @Override
@@ -24,8 +27,11 @@ final class WheelTimeoutInterceptor implements MethodInterceptor {
         Object target = invocation.getThis();
         Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : invocation.getMethod().getDeclaringClass();
         ScheduledMethod method = scheduledMethods.apply(invocation.getMethod(), targetClass);
-        DeferredCall call = new DeferredCall(method.description, invocation, method.result == ScheduledMethod.Result.FUTURE);
-        Timer timer = method.timer();
+        ScheduledMethod.Resolved beans = method.resolved();
+        // Captured now, on the caller's thread: when the timeout fires, the caller is gone.
+        CallerContext context = method.propagateContext ? CallerContext.capture() : CallerContext.NONE;
+        DeferredCall call = new DeferredCall(method, beans, invocation, context, handedOverCalls);
+        Timer timer = beans.timer();
         Timeout timeout;
         try {
             timeout = timer.newTimeout(call, method.delayNanos, TimeUnit.NANOSECONDS);

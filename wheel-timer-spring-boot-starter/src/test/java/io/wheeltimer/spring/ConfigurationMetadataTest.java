@@ -20,7 +20,10 @@ class ConfigurationMetadataTest {
             "wheel-timer.hierarchical",
             "wheel-timer.thread-name",
             "wheel-timer.executor",
-            "wheel-timer.shutdown.await-termination-period");
+            "wheel-timer.shutdown.await-termination-period",
+            "wheel-timer.annotation.executor",
+            "wheel-timer.annotation.propagate-context",
+            "management.health.wheeltimer.enabled");
 
     @Test
     @SuppressWarnings("unchecked")

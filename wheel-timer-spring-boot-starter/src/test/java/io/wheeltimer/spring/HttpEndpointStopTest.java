@@ -112,7 +112,9 @@ class HttpEndpointStopTest {
         HashedWheelTimer.State before = wheelTimer.state();
 
         assertThat(http.post("/actuator/wheeltimer/nope").statusCode()).isEqualTo(404);
-        assertThat(http.post("/actuator/wheeltimer/wheelTimer2").statusCode()).isEqualTo(404);
+        HttpResponse<String> response = http.post("/actuator/wheeltimer/wheelTimer2");
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(JsonPath.parse(response.body()).read("$.detail", String.class)).contains("'wheelTimer2'");
         assertThat(wheelTimer.state()).isEqualTo(before);
     }
 }

@@ -210,9 +210,20 @@ class HttpEndpointTest {
                 .endsWith("/actuator/wheeltimer/{name}");
     }
 
+    /** Issue 13, item 7: the 404 had an empty body; now an RFC 9457 problem detail. */
     @Test
-    void anUnknownTimerIsNotFound() {
-        assertThat(http.get("/actuator/wheeltimer/nope").statusCode()).isEqualTo(404);
+    void anUnknownTimerIsNotFoundWithAProblemDetailNamingTheKnownOnes() {
+        HttpResponse<String> response = http.get("/actuator/wheeltimer/nope");
+
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        DocumentContext json = JsonPath.parse(response.body());
+        assertThat(json.read("$.status", Integer.class)).isEqualTo(404);
+        assertThat(json.read("$.title", String.class)).isEqualTo("Not Found");
+        assertThat(json.read("$.type", String.class)).isEqualTo("about:blank");
+        assertThat(json.read("$.detail", String.class)).contains("'nope'").contains("wheelTimer").contains("auditTimer");
+        assertThat(json.read("$.timers", List.class)).containsExactlyInAnyOrder("wheelTimer", "auditTimer");
     }
 
     @Test

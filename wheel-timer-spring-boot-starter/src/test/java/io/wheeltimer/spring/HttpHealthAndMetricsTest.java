@@ -97,20 +97,36 @@ class HttpHealthAndMetricsTest {
                 DocumentContext json = JsonPath.parse(response.body());
                 assertThat(json.read("$.status", String.class)).isEqualTo("UP");
                 assertThat(json.read("$.components.wheelTimer.status", String.class)).isEqualTo("UP");
-                Map<String, Object> details = json.read("$.components.wheelTimer.details");
-                assertThat(details).containsOnlyKeys("wheelTimer", "auditTimer");
-                Map<String, Object> detail = json.read("$.components.wheelTimer.details.wheelTimer");
+                // Two timers: a composite with one component per bean name (Boot's db convention).
+                Map<String, Object> components = json.read("$.components.wheelTimer.components");
+                assertThat(components).containsOnlyKeys("wheelTimer", "auditTimer");
+                Map<String, Object> detail = json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer");
                 assertThat(detail.keySet()).containsExactly("state", "pending", "tickLag");
                 assertThat(detail.get("state")).isEqualTo("STARTED");
-                assertThat(json.read("$.components.wheelTimer.details.wheelTimer.pending", Long.class))
+                assertThat(json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer.pending", Long.class))
                         .isEqualTo(wheelTimer.pendingTimeouts()).isPositive();
                 assertThat(detail.get("tickLag")).isEqualTo("PT0S");
-                Map<String, Object> audit = json.read("$.components.wheelTimer.details.auditTimer");
+                Map<String, Object> audit = json.read("$.components.wheelTimer.components.auditTimer.details.auditTimer");
                 assertThat(audit.keySet()).containsExactly("state", "pending", "tickLag");
                 assertThat((String) audit.get("state")).isIn("INIT", "STARTED");
             } finally {
                 timeout.cancel();
             }
+        }
+
+        @Test
+        @Order(1)
+        void eachTimerAnswersAtItsOwnHealthPath() {
+            for (String name : List.of("wheelTimer", "auditTimer")) {
+                HttpResponse<String> response = http.get("/actuator/health/wheelTimer/" + name);
+
+                assertThat(response.statusCode()).as(name + ": " + response.body()).isEqualTo(200);
+                DocumentContext json = JsonPath.parse(response.body());
+                assertThat(json.read("$.status", String.class)).isEqualTo("UP");
+                Map<String, Object> details = json.read("$.details." + name);
+                assertThat(details.keySet()).containsExactly("state", "pending", "tickLag");
+            }
+            assertThat(http.get("/actuator/health/wheelTimer/nope").statusCode()).isEqualTo(404);
         }
 
         @Test
@@ -125,7 +141,8 @@ class HttpHealthAndMetricsTest {
                     .containsEntry("wheel_timer_cancelled_timeouts_total", "counter")
                     .containsEntry("wheel_timer_rejected_timeouts_total", "counter")
                     .containsEntry("wheel_timer_failed_tasks_total", "counter")
-                    .containsEntry("wheel_timer_tick_lag_seconds", "gauge");
+                    .containsEntry("wheel_timer_tick_lag_seconds", "gauge")
+                    .containsEntry("wheel_timer_lateness_seconds", "summary");
             assertThat(first.value("wheel_timer_pending_timeouts" + name)).isZero();
             assertThat(first.value("wheel_timer_tick_lag_seconds" + name)).isZero();
             assertThat(first.value("wheel_timer_pending_timeouts{name=\"auditTimer\"}")).isZero();
@@ -152,6 +169,8 @@ class HttpHealthAndMetricsTest {
                 Scrape fired = scrape();
                 assertThat(fired.delta(first, "wheel_timer_expired_timeouts_total" + name)).isEqualTo(3);
                 assertThat(fired.delta(first, "wheel_timer_failed_tasks_total" + name)).isEqualTo(1);
+                assertThat(fired.delta(first, "wheel_timer_lateness_seconds_count" + name)).as("every fired one")
+                        .isEqualTo(3);
                 assertThat(fired.value("wheel_timer_pending_timeouts" + name)).isEqualTo(3);
                 assertThat(fired.value("wheel_timer_tick_lag_seconds" + name)).isZero();
 
@@ -209,11 +228,17 @@ class HttpHealthAndMetricsTest {
             DocumentContext json = JsonPath.parse(response.body());
             assertThat(json.read("$.status", String.class)).isEqualTo("DOWN");
             assertThat(json.read("$.components.wheelTimer.status", String.class)).isEqualTo("DOWN");
-            assertThat(json.read("$.components.wheelTimer.details.wheelTimer.state", String.class))
+            assertThat(json.read("$.components.wheelTimer.components.wheelTimer.status", String.class))
+                    .isEqualTo("DOWN");
+            assertThat(json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer.state", String.class))
                     .isEqualTo("SHUTDOWN");
-            assertThat(json.read("$.components.wheelTimer.details.wheelTimer.pending", Long.class)).isZero();
-            assertThat(json.read("$.components.wheelTimer.details.auditTimer.state", String.class))
-                    .isNotEqualTo("SHUTDOWN");
+            assertThat(json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer.pending", Long.class))
+                    .isZero();
+            assertThat(json.read("$.components.wheelTimer.components.auditTimer.status", String.class)).isEqualTo("UP");
+
+            HttpResponse<String> one = http.get("/actuator/health/wheelTimer/wheelTimer");
+            assertThat(one.statusCode()).as(one.body()).isEqualTo(503);
+            assertThat(JsonPath.parse(one.body()).read("$.details.wheelTimer.state", String.class)).isEqualTo("SHUTDOWN");
 
             Scrape scrape = scrape();
             assertThat(scrape.value("wheel_timer_pending_timeouts{name=\"wheelTimer\"}")).isZero();

@@ -32,7 +32,11 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.boot.health.contributor.HealthContributors;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
@@ -142,7 +146,7 @@ class OptionalIntegrationsTest {
             assertThat(context.getBean(Timer.class)).isSameAs(context.getBean("wheelTimer"));
             assertThat(context).doesNotHaveBean("wheelTimerMeterBinder")
                     .doesNotHaveBean("wheelTimerEndpoint")
-                    .doesNotHaveBean("wheelTimerHealthIndicator");
+                    .doesNotHaveBean("wheelTimerHealthContributor");
             assertThat(context.getBeansOfType(WheelTimerMeterBinder.class)).isEmpty();
             assertThat(context.getBeansOfType(WheelTimerEndpoint.class)).isEmpty();
             assertThat(context.getBeansOfType(WheelTimerHealthIndicator.class)).isEmpty();
@@ -162,7 +166,7 @@ class OptionalIntegrationsTest {
                     assertThat(context).hasNotFailed();
                     assertThat(context).hasSingleBean(WheelTimerMeterBinder.class)
                             .doesNotHaveBean("wheelTimerEndpoint")
-                            .doesNotHaveBean("wheelTimerHealthIndicator");
+                            .doesNotHaveBean("wheelTimerHealthContributor");
                     MeterRegistry registry = context.getBean(MeterRegistry.class);
                     assertMeters(registry, "wheelTimer");
                     assertMeters(registry, "auditTimer");
@@ -237,21 +241,23 @@ class OptionalIntegrationsTest {
                     assertThat(context).hasNotFailed();
                     assertThat(context).hasSingleBean(WheelTimerEndpoint.class)
                             .doesNotHaveBean("wheelTimerMeterBinder")
-                            .doesNotHaveBean("wheelTimerHealthIndicator");
+                            .doesNotHaveBean("wheelTimerHealthContributor");
                     WheelTimerEndpoint endpoint = context.getBean(WheelTimerEndpoint.class);
-                    @SuppressWarnings("unchecked")
-                    Map<String, Object> timers = (Map<String, Object>) endpoint.timers().get("timers");
-                    assertThat(timers).containsOnlyKeys("wheelTimer", "auditTimer");
-                    assertThat(endpoint.timer("nope")).isNull();
+                    assertThat(endpoint.timers().timers()).containsOnlyKeys("wheelTimer", "auditTimer");
+                    assertThat(endpoint.timer("nope").getStatus()).isEqualTo(WebEndpointResponse.STATUS_NOT_FOUND);
                     HashedWheelTimer wheelTimer = context.getBean("wheelTimer", HashedWheelTimer.class);
                     wheelTimer.newTimeout(new NamedTask("x"), Duration.ofSeconds(3));
-                    assertThat(endpoint.timer("wheelTimer")).containsEntry("pending", 1L)
-                            .containsEntry("upcoming", List.of(Map.of("task", "x", "remaining", "PT3S")));
+                    assertThat(endpoint.timer("wheelTimer").getBody()).isInstanceOfSatisfying(
+                            WheelTimerEndpoint.TimerDetailDescriptor.class, detail -> {
+                                assertThat(detail.pending()).isEqualTo(1L);
+                                assertThat(detail.upcoming()).containsExactly(
+                                        new WheelTimerEndpoint.UpcomingTimeout("x", "PT3S"));
+                            });
                     assertThat(endpoint.stop("nope").getStatus()).isEqualTo(WebEndpointResponse.STATUS_NOT_FOUND);
-                    WebEndpointResponse<Map<String, Object>> stopped = endpoint.stop("auditTimer");
+                    WebEndpointResponse<Object> stopped = endpoint.stop("auditTimer");
                     assertThat(stopped.getStatus()).isEqualTo(200);
-                    assertThat(stopped.getBody()).containsEntry("name", "auditTimer")
-                            .containsEntry("state", "SHUTDOWN").containsEntry("unprocessed", 0);
+                    assertThat(stopped.getBody()).isEqualTo(
+                            new WheelTimerEndpoint.StoppedDescriptor("auditTimer", "SHUTDOWN", 0));
                 });
     }
 
@@ -280,11 +286,13 @@ class OptionalIntegrationsTest {
                     try {
                         Future<?> advance = threads.submit(() -> ticker.advance(Duration.ofMillis(100)));
                         assertThat(running.await(60, TimeUnit.SECONDS)).isTrue();
-                        Future<Map<String, Object>> detail = threads.submit(() -> endpoint.timer("wheelTimer"));
+                        Future<Object> detail = threads.submit(() -> endpoint.timer("wheelTimer").getBody());
                         assertThat(detail).succeedsWithin(Duration.ofSeconds(30))
-                                .satisfies(d -> assertThat(d).containsEntry("state", "STARTED")
-                                        .containsEntry("upcoming", List.of())
-                                        .containsKey("upcomingUnavailable"));
+                                .isInstanceOfSatisfying(WheelTimerEndpoint.TimerDetailDescriptor.class, d -> {
+                                    assertThat(d.state()).isEqualTo("STARTED");
+                                    assertThat(d.upcoming()).isEmpty();
+                                    assertThat(d.upcomingUnavailable()).isNotBlank();
+                                });
                         release.countDown();
                         advance.get(60, TimeUnit.SECONDS);
                     } finally {
@@ -321,22 +329,35 @@ class OptionalIntegrationsTest {
                 .withUserConfiguration(SecondTimerConfig.class)
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context).hasSingleBean(WheelTimerHealthIndicator.class)
+                    assertThat(context).hasBean("wheelTimerHealthContributor")
                             .doesNotHaveBean("wheelTimerMeterBinder")
                             .doesNotHaveBean("wheelTimerEndpoint");
-                    WheelTimerHealthIndicator indicator = context.getBean(WheelTimerHealthIndicator.class);
-                    Health up = indicator.health(true);
+                    // Two timers: a composite with one indicator per bean name.
+                    CompositeHealthContributor composite = context.getBean("wheelTimerHealthContributor",
+                            CompositeHealthContributor.class);
+                    assertThat(composite.stream().map(HealthContributors.Entry::name))
+                            .containsExactlyInAnyOrder("wheelTimer", "auditTimer");
+                    Health up = ((HealthIndicator) composite.getContributor("wheelTimer")).health(true);
                     assertThat(up.getStatus()).isEqualTo(Status.UP);
-                    assertThat(up.getDetails()).containsOnlyKeys("wheelTimer", "auditTimer");
-                    assertThat(up.getDetails().get("wheelTimer")).isEqualTo(
-                            Map.of("state", "INIT", "pending", 0L, "tickLag", "PT0S"));
+                    assertThat(up.getDetails()).isEqualTo(
+                            Map.of("wheelTimer", Map.of("state", "INIT", "pending", 0L, "tickLag", "PT0S")));
 
                     context.getBean("auditTimer", HashedWheelTimer.class).stop();
-                    Health down = indicator.health(true);
+                    Health down = ((HealthIndicator) composite.getContributor("auditTimer")).health(true);
                     assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-                    assertThat(down.getDetails().get("auditTimer")).isEqualTo(
-                            Map.of("state", "SHUTDOWN", "pending", 0L, "tickLag", "PT0S"));
+                    assertThat(down.getDetails()).isEqualTo(
+                            Map.of("auditTimer", Map.of("state", "SHUTDOWN", "pending", 0L, "tickLag", "PT0S")));
                 });
+    }
+
+    @Test
+    void oneTimerIsTheWheelTimerIndicatorItself() {
+        runner.withClassLoader(new FilteredClassLoader(MICROMETER, ACTUATOR)).run(context -> {
+            assertThat(context.getBean("wheelTimerHealthContributor")).isInstanceOf(WheelTimerHealthIndicator.class);
+            Health up = context.getBean(WheelTimerHealthIndicator.class).health(true);
+            assertThat(up.getStatus()).isEqualTo(Status.UP);
+            assertThat(up.getDetails()).containsOnlyKeys("wheelTimer");
+        });
     }
 
     @Test
@@ -404,10 +425,10 @@ class OptionalIntegrationsTest {
                     assertThat(context).hasNotFailed().hasBean("wheelTimer");
                     AtomicInteger created = context.getBean(PrototypeTimerConfig.class).created;
                     int atStartup = created.get();
-                    WheelTimerHealthIndicator indicator = context.getBean(WheelTimerHealthIndicator.class);
+                    HealthContributor health = context.getBean("wheelTimerHealthContributor", HealthContributor.class);
                     WheelTimerEndpoint endpoint = context.getBean(WheelTimerEndpoint.class);
                     for (int i = 0; i < 3; i++) {
-                        indicator.health(true);
+                        checkAll(health);
                         endpoint.timers();
                     }
                     assertThat(created).as("prototype timers created by 3 health checks and 3 GETs")
@@ -435,10 +456,19 @@ class OptionalIntegrationsTest {
                             .hasSingleBean(WheelTimerEndpoint.class)
                             .hasSingleBean(WheelTimerHealthIndicator.class);
                     assertMeters(context.getBean(MeterRegistry.class), "nettyStyleTimer");
+                    assertThat(context.getBean(WheelTimerEndpoint.class).timers().timers()).containsOnlyKeys("nettyStyleTimer");
                 });
     }
 
     // --- helpers ------------------------------------------------------------------------------
+
+    private static void checkAll(HealthContributor contributor) {
+        if (contributor instanceof HealthIndicator indicator) {
+            indicator.health(true);
+        } else if (contributor instanceof CompositeHealthContributor composite) {
+            composite.stream().forEach(entry -> checkAll(entry.contributor()));
+        }
+    }
 
     private static void assertRunsOnTheManualTicker(AssertableApplicationContext context, HashedWheelTimer timer) {
         ManualTicker ticker = context.getBean(ManualTicker.class);

@@ -4,6 +4,7 @@ import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Ticker;
 import io.wheeltimer.Timer;
 import io.wheeltimer.spring.WheelTimeoutBeanPostProcessor;
+import io.wheeltimer.spring.WheelTimeoutTaskExecutor;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import org.springframework.beans.factory.BeanFactory;
@@ -11,21 +12,26 @@ import org.springframework.beans.factory.BeanNotOfRequiredTypeException;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.SearchStrategy;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import org.springframework.context.annotation.Scope;
 
 /**
  * Auto-configures a {@link HashedWheelTimer} bean named {@code wheelTimer} from the
  * {@code wheel-timer.*} properties (unless the application defines its own {@link Timer}), and
- * {@link io.wheeltimer.spring.WheelTimeout @WheelTimeout}. {@code wheel-timer.enabled=false} turns
- * both off. A {@link Ticker} bean, if there is exactly one, replaces the system clock (for tests).
+ * {@link io.wheeltimer.spring.WheelTimeout @WheelTimeout}, a prototype {@link HashedWheelTimer.Builder}
+ * bean set from the same properties for further timers, and the stop of every timer bean when the
+ * context closes. {@code wheel-timer.enabled=false} turns all off. A {@link Ticker} bean, if there
+ * is exactly one, replaces the system clock (for tests).
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "wheel-timer.enabled", matchIfMissing = true)
@@ -42,25 +48,44 @@ public final class WheelTimerAutoConfiguration {
         return new WheelTimeoutBeanPostProcessor();
     }
 
+    /**
+     * A new builder for each injection point, set from {@code wheel-timer.*} (tick, wheel size,
+     * pending limit, layout, ticker) and with a {@link WheelTimeoutTaskExecutor}, for the
+     * application's further timers. Name each timer.
+     */
+    @Bean
+    @Scope(ConfigurableBeanFactory.SCOPE_PROTOTYPE)
+    @ConditionalOnMissingBean
+    HashedWheelTimer.Builder wheelTimerBuilder(WheelTimerProperties properties, ObjectProvider<Ticker> ticker) {
+        return TimerConfiguration.configuredBuilder(properties, ticker);
+    }
+
+    /** Stops every {@code HashedWheelTimer} bean when the context closes, after the await period. */
+    @Bean
+    WheelTimerShutdown wheelTimerShutdown(ApplicationContext context, WheelTimerProperties properties,
+            ObjectProvider<Ticker> ticker, ObjectProvider<WheelTimeoutBeanPostProcessor> postProcessor) {
+        Duration period = properties.getShutdown().getAwaitTerminationPeriod();
+        if (period == null || period.isNegative()) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "wheel-timer.shutdown.await-termination-period", period, "must be 0s or longer");
+        }
+        WheelTimeoutBeanPostProcessor calls = postProcessor.getIfUnique();
+        return new WheelTimerShutdown(context, period, ticker.getIfUnique(Ticker::system),
+                calls != null ? calls::callsWaitingToStart : timer -> 0);
+    }
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnMissingBean(Timer.class)
     static class TimerConfiguration {
 
-        /** Stopped by {@link #wheelTimerShutdown}, which waits for the await period first. */
-        @Bean(destroyMethod = "")
+        /** Stopped by {@link WheelTimerShutdown} when the context closes; {@code close()} as a fallback. */
+        @Bean
         HashedWheelTimer wheelTimer(
                 WheelTimerProperties properties, BeanFactory beanFactory, ObjectProvider<Ticker> ticker) {
-            HashedWheelTimer.Builder builder = HashedWheelTimer.builder()
-                    .name(threadName(properties))
-                    .tickDuration(tickDuration(properties))
-                    .ticksPerWheel(ticksPerWheel(properties))
-                    .maxPendingTimeouts(properties.getMaxPendingTimeouts())
-                    .hierarchical(properties.isHierarchical())
-                    .ticker(ticker.getIfUnique(Ticker::system));
             Executor executor = executor(properties, beanFactory);
-            if (executor != null) {
-                builder.taskExecutor(executor);
-            }
+            HashedWheelTimer.Builder builder = configuredBuilder(properties, ticker)
+                    .name(threadName(properties))
+                    .taskExecutor(new WheelTimeoutTaskExecutor(executor != null ? executor : Runnable::run));
             try {
                 return builder.build();
             } catch (IllegalArgumentException e) {
@@ -70,14 +95,14 @@ public final class WheelTimerAutoConfiguration {
             }
         }
 
-        @Bean
-        WheelTimerShutdown wheelTimerShutdown(HashedWheelTimer wheelTimer, WheelTimerProperties properties) {
-            Duration period = properties.getShutdown().getAwaitTerminationPeriod();
-            if (period == null || period.isNegative()) {
-                throw new InvalidConfigurationPropertyValueException(
-                        "wheel-timer.shutdown.await-termination-period", period, "must be 0s or longer");
-            }
-            return new WheelTimerShutdown(wheelTimer, period);
+        static HashedWheelTimer.Builder configuredBuilder(WheelTimerProperties properties, ObjectProvider<Ticker> ticker) {
+            return HashedWheelTimer.builder()
+                    .tickDuration(tickDuration(properties))
+                    .ticksPerWheel(ticksPerWheel(properties))
+                    .maxPendingTimeouts(properties.getMaxPendingTimeouts())
+                    .hierarchical(properties.isHierarchical())
+                    .ticker(ticker.getIfUnique(Ticker::system))
+                    .taskExecutor(new WheelTimeoutTaskExecutor());
         }
 
         private static String threadName(WheelTimerProperties properties) {

@@ -47,6 +47,8 @@ public class WheelTimerProperties {
 
     private final Shutdown shutdown = new Shutdown();
 
+    private final Annotation annotation = new Annotation();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -105,6 +107,42 @@ public class WheelTimerProperties {
 
     public Shutdown getShutdown() {
         return shutdown;
+    }
+
+    public Annotation getAnnotation() {
+        return annotation;
+    }
+
+    /** How {@code @WheelTimeout} calls run. */
+    public static class Annotation {
+
+        /**
+         * Bean name of the Executor that runs @WheelTimeout calls whose annotation names none. When
+         * there is no such bean, the timer's own task executor runs them.
+         */
+        private String executor = "applicationTaskExecutor";
+
+        /**
+         * Whether a @WheelTimeout call carries the caller's context into the deferred run: the SLF4J
+         * MDC and every ThreadLocalAccessor of Micrometer context-propagation (trace, security).
+         */
+        private boolean propagateContext = true;
+
+        public String getExecutor() {
+            return executor;
+        }
+
+        public void setExecutor(String executor) {
+            this.executor = executor;
+        }
+
+        public boolean isPropagateContext() {
+            return propagateContext;
+        }
+
+        public void setPropagateContext(boolean propagateContext) {
+            this.propagateContext = propagateContext;
+        }
     }
 
     /** What happens to pending timeouts when the application context closes. */

@@ -5,21 +5,29 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.TimerStats;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
  * Meters for every {@link HashedWheelTimer} bean, tagged {@code name} = the bean name. Counts
- * that only grow are function counters, so dashboards can take rates.
+ * that only grow are function counters, so dashboards can take rates. {@code wheel.timer.lateness}
+ * is fed by the timer's {@link io.wheeltimer.LatenessListener}, which this binder sets (replacing
+ * one the application set): one {@code record} per fired timeout, on the thread that runs it.
  */
 public class WheelTimerMeterBinder implements MeterBinder {
 
     private final Supplier<Map<String, HashedWheelTimer>> timers;
+    /** Per timer, the lateness timers of every registry bound, so that binding twice adds, not replaces. */
+    private final Map<HashedWheelTimer, List<Timer>> lateness = new ConcurrentHashMap<>();
 
     /** @param timers the timers by bean name, looked up when the binder is bound */
     public WheelTimerMeterBinder(Supplier<Map<String, HashedWheelTimer>> timers) {
@@ -31,7 +39,7 @@ public class WheelTimerMeterBinder implements MeterBinder {
         timers.get().forEach((name, timer) -> bind(registry, name, timer));
     }
 
-    private static void bind(MeterRegistry registry, String name, HashedWheelTimer timer) {
+    private void bind(MeterRegistry registry, String name, HashedWheelTimer timer) {
         Tags tags = Tags.of("name", name);
         Gauge.builder("wheel.timer.pending", timer, HashedWheelTimer::pendingTimeouts)
                 .description("Timeouts scheduled and not yet run or cancelled")
@@ -49,6 +57,26 @@ public class WheelTimerMeterBinder implements MeterBinder {
         TimeGauge.builder("wheel.timer.tick.lag", timer, TimeUnit.NANOSECONDS, t -> t.stats().tickLag().toNanos())
                 .description("How far the worker runs behind its tick schedule")
                 .tags(tags).register(registry);
+        bindLateness(registry, timer, tags);
+    }
+
+    private void bindLateness(MeterRegistry registry, HashedWheelTimer timer, Tags tags) {
+        Timer meter = Timer.builder("wheel.timer.lateness")
+                .description("Time from a fired timeout's deadline to the start of its task")
+                .tags(tags).register(registry);
+        List<Timer> meters = lateness.computeIfAbsent(timer, t -> {
+            List<Timer> list = new CopyOnWriteArrayList<>();
+            // Called on the thread that runs each fired task: one record per registry, nothing else.
+            t.setLatenessListener(nanos -> {
+                for (Timer m : list) {
+                    m.record(nanos, TimeUnit.NANOSECONDS);
+                }
+            });
+            return list;
+        });
+        if (!meters.contains(meter)) {
+            meters.add(meter);
+        }
     }
 
     private static void counter(MeterRegistry registry, String meter, String description, String unit,
