@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole benchmark suite and writes docs/benchmarks.md and docs/benchmarks.svg.
-# About 12 minutes on 2 cores. Run it on a quiet machine: nothing else should be busy.
+# About 14 minutes on 2 cores. Run it on a quiet machine: nothing else should be busy.
 #
 #   wheel-timer-benchmarks/run-benchmarks.sh          # everything
 #   QUICK=1 wheel-timer-benchmarks/run-benchmarks.sh  # a short smoke run, numbers meaningless
@@ -19,6 +19,8 @@ if [[ "${QUICK:-}" == 1 ]]; then
     jmh_args+=(-wi 1 -w 1s -i 1 -r 1s)
 fi
 java -cp "$cp" org.openjdk.jmh.Main ScheduleCancelBenchmark "${jmh_args[@]}"
+# Time limits (issue 9): the same arguments into a results file of their own, which Report finds beside jmh.json.
+java -cp "$cp" org.openjdk.jmh.Main TimeLimitBenchmark "${jmh_args[@]/#$out\/jmh.json/$out/time-limit-jmh.json}"
 
 : > "$out/experiments.jsonl"
 for experiment in retained cpu-far cpu-far-busy cpu-idle lateness bulk; do
@@ -28,6 +30,13 @@ for experiment in retained cpu-far cpu-far-busy cpu-idle lateness bulk; do
         java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.Experiments "$experiment" "$contender" \
             | grep '^{' | tee -a "$out/experiments.jsonl"
     done
+done
+
+: > "$out/time-limit.jsonl"
+for contender in WHEEL JDK RESILIENCE4J; do
+    echo "== limit-bulk $contender"
+    java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.Experiments limit-bulk "$contender" \
+        | grep '^{' | tee -a "$out/time-limit.jsonl"
 done
 
 java -cp "$cp" io.wheeltimer.benchmarks.Report "$out/jmh.json" "$out/experiments.jsonl" "$root/docs" \

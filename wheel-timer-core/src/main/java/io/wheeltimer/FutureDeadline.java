@@ -4,21 +4,23 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 
 /**
  * The deadline of one future, for {@link Timer#orTimeout} and {@link Timer#completeOnTimeout}: one
  * object that is both the task the timer fires and the callback that cancels it when the future
- * completes first, so a call allocates this, the timeout and the {@code whenComplete} stage only.
+ * completes first, so a call allocates this, the timeout and the {@code handle} stage only. It is
+ * {@code handle}, not {@code whenComplete}: on an exceptional completion {@code whenComplete} wraps
+ * the failure in a new {@code CompletionException} (stack trace and all) for its own stage.
  */
-final class FutureDeadline<T> implements TimerTask, BiConsumer<T, Throwable> {
+final class FutureDeadline<T> implements TimerTask, BiFunction<T, Throwable, Void> {
 
     /** In place of a value: complete exceptionally. Saves a field on every deadline. */
     static final Object FAIL = new Object();
 
     private final CompletableFuture<T> future;
     private final Object value;
-    /** Written before {@code whenComplete} publishes this object to the completing thread. */
+    /** Written before {@code handle} publishes this object to the completing thread. */
     private Timeout timeout;
 
     private FutureDeadline(CompletableFuture<T> future, Object value) {
@@ -35,7 +37,7 @@ final class FutureDeadline<T> implements TimerTask, BiConsumer<T, Throwable> {
         FutureDeadline<T> deadline = new FutureDeadline<>(future, value);
         deadline.timeout = timer.newTimeout(deadline, timeout);
         // Runs at once if the future completed meanwhile: the timeout is cancelled either way.
-        future.whenComplete(deadline);
+        future.handle(deadline);
         return future;
     }
 
@@ -46,7 +48,7 @@ final class FutureDeadline<T> implements TimerTask, BiConsumer<T, Throwable> {
             return; // completed while the timeout was firing: skip the exception's stack trace
         }
         if (value == FAIL) {
-            future.completeExceptionally(new TimeoutException());
+            future.completeExceptionally(new Expired());
         } else {
             future.complete((T) value);
         }
@@ -54,8 +56,23 @@ final class FutureDeadline<T> implements TimerTask, BiConsumer<T, Throwable> {
 
     /** The future completed (perhaps by {@link #run}): nothing may stay pending. */
     @Override
-    public void accept(T result, Throwable failure) {
+    public Void apply(T result, Throwable failure) {
         timeout.cancel();
+        return null;
+    }
+
+    /**
+     * Without a stack trace: it would show only the timer's thread, and filling it in costs more
+     * than the rest of the expiry (a million deadlines passing together must not take seconds).
+     */
+    static final class Expired extends TimeoutException {
+
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public Throwable fillInStackTrace() {
+            return this;
+        }
     }
 
     @Override

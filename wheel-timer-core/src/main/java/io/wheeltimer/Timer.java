@@ -53,11 +53,12 @@ public interface Timer {
      * Gives {@code future} a deadline on this timer: {@link CompletableFuture#orTimeout} run on the
      * wheel instead of the JDK's single static delayer thread. Unless it completes first, the
      * future is completed exceptionally with a {@link TimeoutException} after {@code timeout}
-     * (within one tick after it, as every timeout here). When the future completes first, its
+     * (within one tick after it, as every timeout here); the exception has no stack trace, which
+     * would show only the timer's thread. When the future completes first, its
      * timeout is cancelled at once, so nothing stays pending. A timeout of zero or less fires on the
      * next tick; a future that is already complete is returned as it is, without a timeout.
      *
-     * <p>Costs one small object besides the timeout, and the {@code whenComplete} stage the
+     * <p>Costs one small object besides the timeout, and the dependent stage the
      * cancellation needs. If the timer is stopped while the deadline is pending, the deadline is
      * cancelled with the others and the future is left as it is.
      *

@@ -5,14 +5,16 @@ import io.wheeltimer.TimerTask;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 
 /**
  * One call of a {@link WheelTimeLimit @WheelTimeLimit} method that returns a future: the task the
  * timer fires when the limit passes, and the callback of the method's own future, which completes
- * the caller's result and cancels the deadline at once.
+ * the caller's result and cancels the deadline at once. Callbacks go through {@code handle}, which,
+ * unlike {@code whenComplete}, does not wrap a failure in a new {@code CompletionException} for its
+ * own stage.
  */
-final class LimitedCall implements TimerTask, BiConsumer<Object, Throwable> {
+final class LimitedCall implements TimerTask, BiFunction<Object, Throwable, Void> {
 
     private final TimeLimitedMethod method;
     final CompletableFuture<Object> result = new CompletableFuture<>();
@@ -28,13 +30,14 @@ final class LimitedCall implements TimerTask, BiConsumer<Object, Throwable> {
     void start(Timeout timeout) {
         this.timeout = timeout;
         // The caller giving up is a timeout of its own: same cleanup.
-        result.whenComplete((value, failure) -> {
+        result.handle((value, failure) -> {
             if (result.isCancelled()) {
                 timeout.cancel();
                 if (method.cancelOnTimeout) {
                     cancelSourceNowOrOnceSet();
                 }
             }
+            return null;
         });
     }
 
@@ -44,7 +47,7 @@ final class LimitedCall implements TimerTask, BiConsumer<Object, Throwable> {
         if (cancelSource) {
             cancel(stage); // the deadline fired before the method returned
         }
-        stage.whenComplete(this);
+        stage.handle(this);
     }
 
     /** The method returned no future or threw: nothing to limit. */
@@ -63,7 +66,7 @@ final class LimitedCall implements TimerTask, BiConsumer<Object, Throwable> {
     }
 
     @Override
-    public void accept(Object value, Throwable failure) {
+    public Void apply(Object value, Throwable failure) {
         timeout.cancel();
         if (failure == null) {
             result.complete(value);
@@ -71,6 +74,7 @@ final class LimitedCall implements TimerTask, BiConsumer<Object, Throwable> {
             result.completeExceptionally(failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure);
         }
+        return null;
     }
 
     private void cancelSourceNowOrOnceSet() {
