@@ -2,6 +2,7 @@ package io.wheeltimer.spring;
 
 import io.wheeltimer.Timeout;
 import io.wheeltimer.Timer;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -68,7 +69,7 @@ final class ReactorTimeLimits {
                         fired = true;
                         sink.success(Boolean.TRUE);
                     }, method.limitNanos, TimeUnit.NANOSECONDS);
-                } catch (IllegalStateException | java.util.concurrent.RejectedExecutionException e) {
+                } catch (IllegalStateException | RejectedExecutionException e) {
                     sink.error(method.refused(timer, e));
                     return;
                 }
