@@ -14,13 +14,25 @@ mvn -B -q -pl wheel-timer-benchmarks -am package dependency:build-classpath -Dsk
     -Dmdep.outputFile="$out/classpath.txt"
 cp="$root/wheel-timer-benchmarks/target/classes:$(cat "$out/classpath.txt")"
 
+# Time limits (issue 9): Timer.orTimeout beside CompletableFuture.orTimeout and Resilience4j's
+# TimeLimiter, into result files of their own, which Report finds beside jmh.json.
+limit_args=(-prof gc -rf json -rff "$out/time-limit-jmh.json")
+if [[ "${QUICK:-}" == 1 ]]; then
+    limit_args+=(-wi 1 -w 1s -i 1 -r 1s)
+fi
+java -cp "$cp" org.openjdk.jmh.Main TimeLimitBenchmark "${limit_args[@]}"
+: > "$out/time-limit.jsonl"
+for contender in WHEEL JDK RESILIENCE4J; do
+    echo "== limit-bulk $contender"
+    java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.TimeLimitExperiments limit-bulk "$contender" \
+        | grep '^{' | tee -a "$out/time-limit.jsonl"
+done
+
 jmh_args=(-prof gc -rf json -rff "$out/jmh.json")
 if [[ "${QUICK:-}" == 1 ]]; then
     jmh_args+=(-wi 1 -w 1s -i 1 -r 1s)
 fi
 java -cp "$cp" org.openjdk.jmh.Main ScheduleCancelBenchmark "${jmh_args[@]}"
-# Time limits (issue 9): the same arguments into a results file of their own, which Report finds beside jmh.json.
-java -cp "$cp" org.openjdk.jmh.Main TimeLimitBenchmark "${jmh_args[@]/#$out\/jmh.json/$out/time-limit-jmh.json}"
 
 : > "$out/experiments.jsonl"
 for experiment in retained cpu-far cpu-far-busy cpu-idle lateness bulk; do
@@ -30,13 +42,6 @@ for experiment in retained cpu-far cpu-far-busy cpu-idle lateness bulk; do
         java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.Experiments "$experiment" "$contender" \
             | grep '^{' | tee -a "$out/experiments.jsonl"
     done
-done
-
-: > "$out/time-limit.jsonl"
-for contender in WHEEL JDK RESILIENCE4J; do
-    echo "== limit-bulk $contender"
-    java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.Experiments limit-bulk "$contender" \
-        | grep '^{' | tee -a "$out/time-limit.jsonl"
 done
 
 java -cp "$cp" io.wheeltimer.benchmarks.Report "$out/jmh.json" "$out/experiments.jsonl" "$root/docs" \

@@ -25,9 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
  *       itself), so the worker cannot sleep through: what a busy tick costs with far timeouts pending;
  *   <li>{@code cpu-idle}: worker CPU per second with nothing pending (1 ms tick);
  *   <li>{@code lateness}: 100,000 timeouts spread over 5 s (1 ms tick): how late each ran;
- *   <li>{@code bulk}: 1,000,000 timeouts due within the same 100 ms (1 ms tick): time until all ran;
- *   <li>{@code limit-bulk} with a {@link LimitContender}: 1,000,000 future deadlines that pass within
- *       the same 100 ms ({@link TimeLimitExperiments}).
+ *   <li>{@code bulk}: 1,000,000 timeouts due within the same 100 ms (1 ms tick): time until all ran.
  * </ul>
  */
 public final class Experiments {
@@ -41,14 +39,6 @@ public final class Experiments {
     public static void main(String[] args) throws Exception {
         if (args.length != 2) {
             throw new IllegalArgumentException("usage: Experiments retained|cpu-far|cpu-far-busy|cpu-idle|lateness|bulk CONTENDER");
-        }
-        if (args[0].equals("limit-bulk")) {
-            Map<String, Object> result = new LinkedHashMap<>();
-            result.put("experiment", args[0]);
-            result.put("contender", LimitContender.valueOf(args[1]).name());
-            TimeLimitExperiments.bulk(LimitContender.valueOf(args[1]), result);
-            System.out.println(JsonMapper.builder().build().writeValueAsString(result));
-            System.exit(0);
         }
         Contender contender = Contender.valueOf(args[1]);
         Map<String, Object> result = new LinkedHashMap<>();

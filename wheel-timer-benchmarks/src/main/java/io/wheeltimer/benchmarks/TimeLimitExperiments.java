@@ -1,26 +1,43 @@
 package io.wheeltimer.benchmarks;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The {@code limit-bulk} measurement of {@link Experiments} for a {@link LimitContender}: 1,000,000
+ * The time-limit measurement, one per JVM as in {@link Experiments}:
+ * {@code java ... TimeLimitExperiments limit-bulk CONTENDER} prints one JSON line for a
+ * {@link LimitContender}. {@code limit-bulk}: 1,000,000
  * futures whose deadlines all pass within the same 100 ms window, 3 s after scheduling starts,
  * none completed: when had the last timed out? The futures carry no callback of the measurement's
  * own (it would be part of every expiry): the main thread sleeps until the window ends, then checks
  * them in deadline order. A service's deadlines pass on warm code, so 200,000 short deadlines pass
  * first, unmeasured, to let the JIT compile each contender's expiry path.
  */
-final class TimeLimitExperiments {
+public final class TimeLimitExperiments {
 
     private TimeLimitExperiments() {
     }
 
-    static void bulk(LimitContender contender, Map<String, Object> result) throws InterruptedException {
+    public static void main(String[] args) throws Exception {
+        if (args.length != 2 || !args[0].equals("limit-bulk")) {
+            throw new IllegalArgumentException("usage: TimeLimitExperiments limit-bulk WHEEL|JDK|RESILIENCE4J");
+        }
+        LimitContender contender = LimitContender.valueOf(args[1]);
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("experiment", args[0]);
+        result.put("contender", contender.name());
+        bulk(contender, result);
+        System.out.println(JsonMapper.builder().build().writeValueAsString(result));
+        System.exit(0); // a timer thread must not keep the JVM alive
+    }
+
+    private static void bulk(LimitContender contender, Map<String, Object> result) throws InterruptedException {
         int count = 1_000_000;
         LimitContender.Limiter limiter = contender.create();
         warmUp(limiter);

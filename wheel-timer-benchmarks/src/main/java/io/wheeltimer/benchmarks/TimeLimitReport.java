@@ -11,7 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The time-limit part of {@link Report}: the {@link TimeLimitBenchmark} table, the
- * {@code limit-bulk} table, their targets and a chart. It reads {@code time-limit-jmh.json} and
+ * {@link TimeLimitExperiments} table, their targets and a chart. It reads {@code time-limit-jmh.json} and
  * {@code time-limit.jsonl} beside the main JMH results, and writes nothing when they are absent.
  */
 final class TimeLimitReport {
@@ -111,7 +111,7 @@ final class TimeLimitReport {
         }
         md.append("\n![Limit-then-complete throughput](benchmarks-time-limits.svg)\n\n");
         md.append("## Time limits: 1,000,000 deadlines passing in the same 100 ms\n\n")
-                .append("`Experiments limit-bulk`: 1,000,000 futures, never completed, whose deadlines fall evenly in a ")
+                .append("`TimeLimitExperiments limit-bulk`: 1,000,000 futures, never completed, whose deadlines fall evenly in a ")
                 .append("100 ms window 3 s after scheduling starts, after 200,000 unmeasured deadlines to warm the JIT. ")
                 .append("Time from the window's start until all had timed out (100 ms at best); lower is better.\n\n")
                 .append("| limiter | ms until all timed out | ms after the last deadline | × JDK |\n|---|---:|---:|---:|\n");
