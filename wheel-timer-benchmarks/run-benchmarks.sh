@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole benchmark suite and writes docs/benchmarks.md and docs/benchmarks.svg.
-# About 12 minutes on 2 cores. Run it on a quiet machine: nothing else should be busy.
+# About 14 minutes on 2 cores. Run it on a quiet machine: nothing else should be busy.
 #
 #   wheel-timer-benchmarks/run-benchmarks.sh          # everything
 #   QUICK=1 wheel-timer-benchmarks/run-benchmarks.sh  # a short smoke run, numbers meaningless
@@ -13,6 +13,20 @@ mkdir -p "$out"
 mvn -B -q -pl wheel-timer-benchmarks -am package dependency:build-classpath -DskipTests \
     -Dmdep.outputFile="$out/classpath.txt"
 cp="$root/wheel-timer-benchmarks/target/classes:$(cat "$out/classpath.txt")"
+
+# Time limits (issue 9): Timer.orTimeout beside CompletableFuture.orTimeout and Resilience4j's
+# TimeLimiter, into result files of their own, which Report finds beside jmh.json.
+limit_args=(-prof gc -rf json -rff "$out/time-limit-jmh.json")
+if [[ "${QUICK:-}" == 1 ]]; then
+    limit_args+=(-wi 1 -w 1s -i 1 -r 1s)
+fi
+java -cp "$cp" org.openjdk.jmh.Main TimeLimitBenchmark "${limit_args[@]}"
+: > "$out/time-limit.jsonl"
+for contender in WHEEL JDK RESILIENCE4J; do
+    echo "== limit-bulk $contender"
+    java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.TimeLimitExperiments limit-bulk "$contender" \
+        | grep '^{' | tee -a "$out/time-limit.jsonl"
+done
 
 jmh_args=(-prof gc -rf json -rff "$out/jmh.json")
 if [[ "${QUICK:-}" == 1 ]]; then

@@ -3,8 +3,10 @@ package io.wheeltimer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Schedules {@link TimerTask}s to run once after a delay. The same contract as Netty's
@@ -45,6 +47,51 @@ public interface Timer {
             nanos = delay.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
         }
         return newTimeout(task, nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Gives {@code future} a deadline on this timer: {@link CompletableFuture#orTimeout} run on the
+     * wheel instead of the JDK's single static delayer thread. Unless it completes first, the
+     * future is completed exceptionally with a {@link TimeoutException} after {@code timeout}
+     * (within one tick after it, as every timeout here); the exception has no stack trace, which
+     * would show only the timer's thread. When the future completes first, its
+     * timeout is cancelled at once, so nothing stays pending. A timeout of zero or less fires on the
+     * next tick; a future that is already complete is returned as it is, without a timeout.
+     *
+     * <p>Costs one small object besides the timeout, and the dependent stage the
+     * cancellation needs. If the timer is stopped while the deadline is pending, the deadline is
+     * cancelled with the others and the future is left as it is.
+     *
+     * @param future the future to limit
+     * @param timeout how long it may take, from now
+     * @param <T> the future's result type
+     * @return {@code future} itself
+     * @throws NullPointerException if {@code future} or {@code timeout} is null
+     * @throws IllegalStateException if the timer was stopped (the future is left untouched: a
+     *         deadline that silently never fires would be worse)
+     * @throws RejectedExecutionException if the timer already holds its maximum of pending timeouts
+     */
+    default <T> CompletableFuture<T> orTimeout(CompletableFuture<T> future, Duration timeout) {
+        return FutureDeadline.limit(this, future, FutureDeadline.FAIL, timeout);
+    }
+
+    /**
+     * Completes {@code future} with {@code value} after {@code timeout} unless it completes first:
+     * {@link CompletableFuture#completeOnTimeout} run on the wheel. Otherwise as
+     * {@link #orTimeout(CompletableFuture, Duration)}: the same future is returned, its timeout is
+     * cancelled at once when it completes first, a timeout of zero or less fires on the next tick.
+     *
+     * @param future the future to limit
+     * @param value the result to complete it with on timeout; may be null, as in the JDK
+     * @param timeout how long it may take, from now
+     * @param <T> the future's result type
+     * @return {@code future} itself
+     * @throws NullPointerException if {@code future} or {@code timeout} is null
+     * @throws IllegalStateException if the timer was stopped (the future is left untouched)
+     * @throws RejectedExecutionException if the timer already holds its maximum of pending timeouts
+     */
+    default <T> CompletableFuture<T> completeOnTimeout(CompletableFuture<T> future, T value, Duration timeout) {
+        return FutureDeadline.limit(this, future, value, timeout);
     }
 
     /**

@@ -30,6 +30,7 @@ public final class Report {
     private final Map<Integer, Map<Contender, double[]>> allocation = new java.util.HashMap<>();
     private final Map<String, Map<Contender, JsonNode>> experiments = new java.util.HashMap<>();
     private final List<String[]> targets = new ArrayList<>();
+    private Path jmhResults;
 
     private Report() {
     }
@@ -45,9 +46,11 @@ public final class Report {
         Files.createDirectories(docs);
         Files.writeString(docs.resolve("benchmarks.svg"), report.chart());
         Files.writeString(docs.resolve("benchmarks.md"), report.markdown(args[3]));
+        new TimeLimitReport(Path.of(args[0])).writeChart(docs);
     }
 
     private void readJmh(Path file) throws IOException {
+        jmhResults = file;
         JsonMapper json = JsonMapper.builder().build();
         for (JsonNode run : json.readTree(file.toFile())) {
             Contender contender = Contender.valueOf(run.get("params").get("contender").asString());
@@ -84,6 +87,7 @@ public final class Report {
     }
 
     private String markdown(String command) {
+        TimeLimitReport timeLimits = readTimeLimits();
         StringBuilder md = new StringBuilder();
         md.append("# Benchmarks\n\n")
                 .append("wheel-timer (flat and hierarchical layouts) side by side with Netty's `HashedWheelTimer` ")
@@ -150,7 +154,9 @@ public final class Report {
                         + "until all have run (100 ms at best); lower is better.",
                 "ms until all ran", c -> value("bulk", c, "allRanAfterWindowStartMillis"));
 
+        timeLimits.sections(sections);
         headline(md);
+        timeLimits.targets(md);
         md.append(sections);
         md.append("## Reproduce\n\n```\n").append(command).append("\n```\n\n")
                 .append("It builds the module, runs the JMH benchmark `ScheduleCancelBenchmark` (with `-prof gc`) ")
@@ -158,6 +164,15 @@ public final class Report {
                 .append("12 minutes on 2 cores. Numbers from a shared 2-core machine are noisy: compare ratios ")
                 .append("within one run, not across runs.\n");
         return md.toString();
+    }
+
+    /** Beside the main JMH results, if run-benchmarks.sh ran the time-limit benchmarks too. */
+    private TimeLimitReport readTimeLimits() {
+        try {
+            return new TimeLimitReport(jmhResults);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private double throughput(int tick, Contender c, int column) {
@@ -295,7 +310,7 @@ public final class Report {
         return Double.isNaN(value) || Double.isNaN(netty) || netty == 0 ? "–" : fmt(value / netty);
     }
 
-    private static String fmt(double v) {
+    static String fmt(double v) {
         if (Double.isNaN(v)) {
             return "–";
         }

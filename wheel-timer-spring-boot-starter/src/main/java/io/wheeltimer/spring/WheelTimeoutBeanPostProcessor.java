@@ -18,10 +18,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
@@ -48,9 +45,6 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
     public static final String PROPAGATE_CONTEXT_PROPERTY = "wheel-timer.annotation.propagate-context";
     /** The default of {@value #EXECUTOR_PROPERTY}: the executor {@code @Async} uses. */
     public static final String DEFAULT_EXECUTOR = "applicationTaskExecutor";
-
-    /** Delays beyond this do not fit in a long of nanoseconds. */
-    private static final Duration MAX_DELAY = Duration.ofNanos(Long.MAX_VALUE);
 
     private final Map<MethodClassKey, ScheduledMethod> scheduledMethods = new ConcurrentHashMap<>();
     private final HandedOverCalls handedOverCalls = new HandedOverCalls();
@@ -183,59 +177,13 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
     }
 
     private Duration delayOf(WheelTimeout annotation, String description) {
-        String text = annotation.delay();
-        String resolved;
-        try {
-            resolved = valueResolver != null && !text.isEmpty() ? valueResolver.resolveStringValue(text) : text;
-        } catch (IllegalArgumentException unresolvable) {
-            throw new IllegalStateException("@WheelTimeout on " + description + ": delay '" + text
-                    + "' cannot be resolved: " + unresolvable.getMessage(), unresolvable);
-        }
-        String problem;
-        if (resolved == null || resolved.isBlank()) {
-            problem = "is empty";
-        } else {
-            try {
-                Duration delay = DurationStyle.detectAndParse(resolved.trim(), annotation.timeUnit().toChronoUnit());
-                if (delay.isNegative()) {
-                    problem = "is negative";
-                } else if (delay.compareTo(MAX_DELAY) > 0) {
-                    problem = "is too long (more than about 292 years)";
-                } else {
-                    return delay;
-                }
-            } catch (RuntimeException e) {
-                problem = "is not a duration";
-            }
-        }
-        String given = text.equals(resolved) ? "'" + text + "'" : "'" + text + "' (resolved to '" + resolved + "')";
-        throw new IllegalStateException("@WheelTimeout on " + description + ": delay " + given + " " + problem
-                + "; use a duration such as 30s, 500ms or PT1M, a ${...} placeholder, or a plain number of "
-                + annotation.timeUnit().name().toLowerCase());
+        return AnnotatedDurations.parse("@WheelTimeout on " + description + ": delay", annotation.delay(),
+                annotation.timeUnit(), valueResolver);
     }
 
     /** The named timer exists, or there is exactly one (or one primary) Timer, here or in a parent context. */
     private void checkTimer(String timerName, String description) {
-        String[] timers = BeanFactoryUtils.beanNamesForTypeIncludingAncestors(beanFactory, Timer.class);
-        if (!timerName.isEmpty()) {
-            if (!Arrays.asList(timers).contains(timerName)) {
-                throw new IllegalStateException("@WheelTimeout on " + description + ": timer '" + timerName
-                        + "' is not the name of an io.wheeltimer.Timer bean; Timer beans: " + Arrays.toString(timers));
-            }
-        } else if (timers.length == 0) {
-            throw new IllegalStateException("@WheelTimeout on " + description
-                    + ": there is no io.wheeltimer.Timer bean to schedule it on");
-        } else if (timers.length > 1 && primaryTimers(timers) != 1) {
-            throw new IllegalStateException("@WheelTimeout on " + description + ": there are several Timer beans "
-                    + Arrays.toString(timers) + " and none is primary; name one with @WheelTimeout(timer = \"...\")");
-        }
-    }
-
-    private long primaryTimers(String[] names) {
-        ConfigurableListableBeanFactory factory = beanFactory instanceof ConfigurableListableBeanFactory c ? c : null;
-        return Arrays.stream(names)
-                .filter(name -> factory != null && factory.containsBeanDefinition(name)
-                        && factory.getBeanDefinition(name).isPrimary())
-                .count();
+        AnnotatedDurations.timerBean("@WheelTimeout on " + description, timerName, "@WheelTimeout(timer = \"...\")",
+                beanFactory);
     }
 }

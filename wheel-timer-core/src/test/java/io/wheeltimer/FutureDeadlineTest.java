@@ -1,0 +1,238 @@
+package io.wheeltimer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.wheeltimer.testing.ManualTicker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/** {@link Timer#orTimeout} and {@link Timer#completeOnTimeout}: the JDK's semantics, on the wheel. */
+class FutureDeadlineTest {
+
+    static final Duration TICK = Duration.ofMillis(10);
+
+    static HashedWheelTimer manualTimer(ManualTicker ticker) {
+        HashedWheelTimer timer = HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).ticksPerWheel(64).build();
+        timer.start();
+        return timer;
+    }
+
+    static Throwable failureOf(CompletableFuture<?> future) {
+        try {
+            future.join();
+            return null;
+        } catch (CompletionException e) {
+            return e.getCause();
+        }
+    }
+
+    @Nested
+    class OnAManualClock {
+
+        final ManualTicker ticker = new ManualTicker();
+        final HashedWheelTimer timer = manualTimer(ticker);
+
+        @AfterEach
+        void stop() {
+            timer.stop();
+        }
+
+        @Test
+        void orTimeoutFailsTheSameFutureWithTimeoutExceptionOnceTheLimitPasses() {
+            CompletableFuture<String> future = new CompletableFuture<>();
+
+            assertThat(timer.orTimeout(future, Duration.ofMillis(50))).isSameAs(future);
+            ticker.advance(Duration.ofMillis(49));
+            assertThat(future).isNotDone();
+            ticker.advance(Duration.ofMillis(1));
+
+            assertThat(failureOf(future)).isInstanceOf(TimeoutException.class);
+            assertThat(timer.pendingTimeouts()).isZero();
+        }
+
+        @Test
+        void completeOnTimeoutCompletesWithTheValueOnceTheLimitPasses() {
+            CompletableFuture<String> future = new CompletableFuture<>();
+
+            assertThat(timer.completeOnTimeout(future, "fallback", Duration.ofMillis(30))).isSameAs(future);
+            ticker.advance(Duration.ofMillis(29));
+            assertThat(future).isNotDone();
+            ticker.advance(Duration.ofMillis(1));
+
+            assertThat(future.join()).isEqualTo("fallback");
+        }
+
+        @Test
+        void completeOnTimeoutAcceptsANullValue() {
+            CompletableFuture<String> future = timer.completeOnTimeout(new CompletableFuture<>(), null, Duration.ofMillis(10));
+            ticker.advance(Duration.ofMillis(10));
+
+            assertThat(future).isCompletedWithValue(null);
+        }
+
+        @Test
+        void aFutureThatCompletesFirstKeepsItsResultAndItsTimeoutIsCancelledAtOnce() {
+            CompletableFuture<String> future = timer.orTimeout(new CompletableFuture<>(), Duration.ofSeconds(5));
+            assertThat(timer.pendingTimeouts()).isOne();
+
+            future.complete("value");
+
+            assertThat(timer.pendingTimeouts()).as("pending right after completion, before any tick").isZero();
+            ticker.advance(Duration.ofSeconds(10));
+            assertThat(future).isCompletedWithValue("value");
+            assertThat(timer.stats().expired()).isZero();
+            assertThat(timer.upcoming(10)).isEmpty();
+        }
+
+        @Test
+        void aFutureThatFailsFirstKeepsItsFailureAndItsTimeoutIsCancelled() {
+            CompletableFuture<String> future = timer.completeOnTimeout(new CompletableFuture<>(), "late", Duration.ofSeconds(5));
+            IllegalStateException failure = new IllegalStateException("boom");
+
+            future.completeExceptionally(failure);
+            ticker.advance(Duration.ofSeconds(10));
+
+            assertThat(failureOf(future)).isSameAs(failure);
+            assertThat(timer.pendingTimeouts()).isZero();
+        }
+
+        @Test
+        void anAlreadyCompleteFutureIsReturnedWithoutSchedulingAnything() {
+            CompletableFuture<String> done = CompletableFuture.completedFuture("x");
+
+            assertThat(timer.orTimeout(done, Duration.ofSeconds(1))).isSameAs(done);
+            assertThat(timer.completeOnTimeout(done, "y", Duration.ofSeconds(1))).isSameAs(done);
+            assertThat(timer.stats().scheduled()).isZero();
+        }
+
+        @Test
+        void aTimeoutOfZeroOrLessFiresOnTheNextTick() {
+            CompletableFuture<String> zero = timer.orTimeout(new CompletableFuture<>(), Duration.ZERO);
+            CompletableFuture<String> negative = timer.completeOnTimeout(new CompletableFuture<>(), "v", Duration.ofSeconds(-3));
+            assertThat(zero).isNotDone();
+
+            ticker.advance(TICK);
+
+            assertThat(failureOf(zero)).isInstanceOf(TimeoutException.class);
+            assertThat(negative).isCompletedWithValue("v");
+        }
+
+        @Test
+        void nullArgumentsAreRejectedNamingTheParameter() {
+            assertThatThrownBy(() -> timer.orTimeout(null, Duration.ZERO))
+                    .isInstanceOf(NullPointerException.class).hasMessageContaining("future");
+            assertThatThrownBy(() -> timer.orTimeout(new CompletableFuture<>(), null))
+                    .isInstanceOf(NullPointerException.class).hasMessageContaining("timeout");
+            assertThatThrownBy(() -> timer.completeOnTimeout(null, "v", Duration.ZERO))
+                    .isInstanceOf(NullPointerException.class).hasMessageContaining("future");
+            assertThatThrownBy(() -> timer.completeOnTimeout(new CompletableFuture<>(), "v", null))
+                    .isInstanceOf(NullPointerException.class).hasMessageContaining("timeout");
+        }
+
+        @Test
+        void aStoppedTimerRefusesTheDeadlineAndLeavesTheFutureUntouched() {
+            timer.stop();
+            CompletableFuture<String> future = new CompletableFuture<>();
+
+            assertThatThrownBy(() -> timer.orTimeout(future, Duration.ofSeconds(1)))
+                    .isInstanceOf(IllegalStateException.class);
+            assertThat(future).isNotDone();
+            assertThat(future.getNumberOfDependents()).as("no callback left behind").isZero();
+        }
+
+        @Test
+        void stoppingTheTimerCancelsPendingDeadlinesAndLeavesTheirFuturesIncomplete() {
+            CompletableFuture<String> future = timer.orTimeout(new CompletableFuture<>(), Duration.ofSeconds(1));
+
+            assertThat(timer.stop()).hasSize(1);
+
+            assertThat(future).isNotDone();
+            assertThat(future.complete("after the stop")).isTrue();
+        }
+    }
+
+    @Nested
+    class UnderRacingCompletion {
+
+        /**
+         * Two threads complete futures whose 1 ms limits fire on the worker at the same moment:
+         * every future ends exactly once, with its value or with TimeoutException, and the timer
+         * holds nothing afterwards.
+         */
+        @Test
+        void eachFutureCompletesExactlyOnceAndNothingStaysPending() throws Exception {
+            HashedWheelTimer timer = HashedWheelTimer.builder().tickDuration(Duration.ofMillis(1)).build();
+            try {
+                int perThread = 20_000;
+                List<CompletableFuture<Integer>> futures = new ArrayList<>();
+                AtomicInteger callbacks = new AtomicInteger();
+                for (int i = 0; i < 2 * perThread; i++) {
+                    CompletableFuture<Integer> future = new CompletableFuture<>();
+                    future.whenComplete((v, e) -> callbacks.incrementAndGet());
+                    futures.add(future);
+                }
+                CountDownLatch start = new CountDownLatch(1);
+                List<Thread> threads = new ArrayList<>();
+                for (int t = 0; t < 2; t++) {
+                    int offset = t * perThread;
+                    Thread thread = new Thread(() -> {
+                        try {
+                            start.await();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                        ThreadLocalRandom random = ThreadLocalRandom.current();
+                        for (int i = offset; i < offset + perThread; i++) {
+                            CompletableFuture<Integer> future = futures.get(i);
+                            if (random.nextBoolean()) {
+                                timer.orTimeout(future, Duration.ofNanos(random.nextLong(2_000_000)));
+                            } else {
+                                timer.completeOnTimeout(future, -1, Duration.ofNanos(random.nextLong(2_000_000)));
+                            }
+                            if (random.nextInt(4) == 0) {
+                                Thread.onSpinWait();
+                            }
+                            future.complete(i);
+                        }
+                    });
+                    thread.start();
+                    threads.add(thread);
+                }
+                start.countDown();
+                for (Thread thread : threads) {
+                    thread.join(TimeUnit.SECONDS.toMillis(60));
+                }
+                for (int i = 0; i < futures.size(); i++) {
+                    CompletableFuture<Integer> future = futures.get(i);
+                    try {
+                        assertThat(future.get(10, TimeUnit.SECONDS)).isIn(i, -1);
+                    } catch (ExecutionException e) {
+                        assertThat(e.getCause()).isInstanceOf(TimeoutException.class);
+                    }
+                }
+                assertThat(callbacks).hasValue(futures.size());
+                await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                    assertThat(timer.pendingTimeouts()).isZero();
+                    assertThat(timer.upcoming(1)).isEmpty();
+                });
+                assertThat(timer.stats().expired() + timer.stats().cancelled()).isEqualTo(futures.size());
+            } finally {
+                timer.stop();
+            }
+        }
+    }
+}

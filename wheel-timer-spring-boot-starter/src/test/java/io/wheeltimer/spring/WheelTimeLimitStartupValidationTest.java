@@ -1,0 +1,205 @@
+package io.wheeltimer.spring;
+
+import static io.wheeltimer.spring.WheelTimeoutFixtures.messages;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.wheeltimer.HashedWheelTimer;
+import io.wheeltimer.spring.autoconfigure.WheelTimeLimitAutoConfiguration;
+import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
+import io.wheeltimer.testing.ManualTicker;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import reactor.core.publisher.Mono;
+
+/**
+ * A mistake in a {@link WheelTimeLimit @WheelTimeLimit} method stops the application at startup,
+ * with a message that names the method; Mono and Flux are allowed only with Reactor on the class path.
+ */
+class WheelTimeLimitStartupValidationTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
+                    WheelTimerAutoConfiguration.class, WheelTimeLimitAutoConfiguration.class))
+            .withBean(ManualTicker.class, ManualTicker::new);
+
+    private static void assertFailsNaming(AssertableApplicationContext context, String... fragments) {
+        assertThat(context).hasFailed();
+        assertThat(messages(context.getStartupFailure())).contains(fragments);
+    }
+
+    @Nested
+    class ReturnTypes {
+
+        @Test
+        void aPlainFutureFailsStartupBecauseItCannotBeAwaitedWithoutBlocking() {
+            runner.withBean(ReturnsFuture.class).run(context -> assertFailsNaming(context,
+                    ReturnsFuture.class.getName() + ".get(String)", "returns java.util.concurrent.Future",
+                    "CompletableFuture or CompletionStage, Mono or Flux"));
+        }
+
+        @Test
+        void aSynchronousReturnTypeFailsStartup() {
+            runner.withBean(ReturnsString.class).run(context -> assertFailsNaming(context,
+                    ReturnsString.class.getName() + ".get()", "returns java.lang.String"));
+        }
+
+        @Test
+        void monoIsAcceptedWithReactorOnTheClassPath() {
+            runner.withBean(ReturnsMono.class).run(context -> assertThat(context).hasNotFailed());
+        }
+
+        @Test
+        void withoutReactorAMonoFailsStartup() {
+            runner.withClassLoader(new FilteredClassLoader("reactor.")).withBean(ReturnsMono.class)
+                    .run(context -> assertFailsNaming(context, ReturnsMono.class.getName() + ".get()",
+                            "returns reactor.core.publisher.Mono", "(or Mono or Flux, with Reactor on the class path)"));
+        }
+
+        /** At the post-processor: a filtering class loader cannot define the proxy class a context would need. */
+        @Test
+        void withoutReactorAFutureIsStillAccepted() throws Exception {
+            WheelTimeLimitBeanPostProcessor processor = new WheelTimeLimitBeanPostProcessor();
+            DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
+            beanFactory.registerSingleton("wheelTimer", HashedWheelTimer.builder().build());
+            processor.setBeanFactory(beanFactory);
+            processor.setBeanClassLoader(new FilteredClassLoader("reactor."));
+
+            TimeLimitedMethod method = processor.limitedMethod(ReturnsFuture2.class.getMethod("get"), ReturnsFuture2.class);
+
+            assertThat(method.result).isEqualTo(TimeLimitedMethod.Result.FUTURE);
+            assertThatThrownBy(() -> processor.limitedMethod(ReturnsMono.class.getMethod("get"), ReturnsMono.class))
+                    .hasMessageContaining("with Reactor on the class path");
+        }
+    }
+
+    @Nested
+    class Limits {
+
+        @Test
+        void anUnparsableLimitFailsStartupNamingTheMethodAndTheValue() {
+            runner.withBean(UnparsableLimit.class).run(context -> assertFailsNaming(context,
+                    "@WheelTimeLimit on " + UnparsableLimit.class.getName() + ".get(): limit 'soon' is not a duration"));
+        }
+
+        @Test
+        void aNegativeLimitFailsStartup() {
+            runner.withBean(NegativeLimit.class).run(context -> assertFailsNaming(context,
+                    NegativeLimit.class.getName() + ".get()", "'-2s'", "is negative"));
+        }
+
+        @Test
+        void anEmptyLimitFailsStartup() {
+            runner.withBean(EmptyLimit.class).run(context -> assertFailsNaming(context,
+                    EmptyLimit.class.getName() + ".get()", "is empty"));
+        }
+
+        @Test
+        void aPlaceholderIsResolvedAndShownWhenItDoesNotParse() {
+            runner.withBean(PlaceholderLimit.class).withPropertyValues("my.limit=later").run(context ->
+                    assertFailsNaming(context, PlaceholderLimit.class.getName() + ".get()",
+                            "'${my.limit}' (resolved to 'later')", "is not a duration"));
+        }
+    }
+
+    @Nested
+    class Timers {
+
+        @Test
+        void anUnknownTimerFailsStartupListingTheTimers() {
+            runner.withBean(UnknownTimer.class).run(context -> assertFailsNaming(context,
+                    UnknownTimer.class.getName() + ".get()", "timer 'nope' is not the name of an io.wheeltimer.Timer bean",
+                    "[wheelTimer]"));
+        }
+    }
+
+    @Nested
+    class WithWheelTimeout {
+
+        @Test
+        void aMethodWithBothAnnotationsFailsStartupSayingWhy() {
+            runner.withBean(BothAnnotations.class).run(context -> assertFailsNaming(context,
+                    BothAnnotations.class.getName() + ".get()", "also carries @WheelTimeout",
+                    "Put @WheelTimeLimit on the method the deferred one calls instead"));
+        }
+    }
+
+    static class ReturnsFuture {
+        @WheelTimeLimit("1s")
+        public Future<String> get(String id) {
+            return CompletableFuture.completedFuture(id);
+        }
+    }
+
+    static class ReturnsFuture2 {
+        @WheelTimeLimit("1s")
+        public CompletableFuture<String> get() {
+            return CompletableFuture.completedFuture("ok");
+        }
+    }
+
+    static class ReturnsString {
+        @WheelTimeLimit("1s")
+        public String get() {
+            return "";
+        }
+    }
+
+    static class ReturnsMono {
+        @WheelTimeLimit("1s")
+        public Mono<String> get() {
+            return Mono.just("");
+        }
+    }
+
+    static class UnparsableLimit {
+        @WheelTimeLimit("soon")
+        public CompletableFuture<String> get() {
+            return null;
+        }
+    }
+
+    static class NegativeLimit {
+        @WheelTimeLimit("-2s")
+        public CompletableFuture<String> get() {
+            return null;
+        }
+    }
+
+    static class EmptyLimit {
+        @WheelTimeLimit
+        public CompletableFuture<String> get() {
+            return null;
+        }
+    }
+
+    static class PlaceholderLimit {
+        @WheelTimeLimit("${my.limit}")
+        public CompletableFuture<String> get() {
+            return null;
+        }
+    }
+
+    static class UnknownTimer {
+        @WheelTimeLimit(value = "1s", timer = "nope")
+        public CompletableFuture<String> get() {
+            return null;
+        }
+    }
+
+    static class BothAnnotations {
+        @WheelTimeout("1s")
+        @WheelTimeLimit("1s")
+        public CompletableFuture<String> get() {
+            return null;
+        }
+    }
+}
