@@ -10,7 +10,7 @@ cd "$root"
 out="$root/wheel-timer-benchmarks/target/results"
 mkdir -p "$out"
 
-mvn -B -q -pl wheel-timer-benchmarks -am package dependency:build-classpath -DskipTests \
+./mvnw -B -q -pl wheel-timer-benchmarks -am package dependency:build-classpath -DskipTests \
     -Dmdep.outputFile="$out/classpath.txt"
 cp="$root/wheel-timer-benchmarks/target/classes:$(cat "$out/classpath.txt")"
 
