@@ -86,6 +86,8 @@ final class TimingWheel {
     /** A lower bound of the next event tick, valid while {@code eventHintValid}. */
     private long eventHint = NO_TICK;
     private boolean eventHintValid = true;
+    /** The entries due at the tick being processed; reused from tick to tick. */
+    private Entry[] batch = new Entry[64];
 
     /**
      * @param tickNanos length of a tick in nanoseconds, > 0
@@ -169,10 +171,54 @@ final class TimingWheel {
      */
     long advanceTo(long tick, Consumer<? super Entry> expired) {
         for (long t = nextEventTick(); t <= tick; t = nextEventTick()) {
-            processTick(t, expired);
+            cascadeTo(t);
+            int due = takeDue(t);
+            for (int i = 0; i < due; i++) {
+                Entry e = batch[i];
+                batch[i] = null;
+                expired.accept(e);
+            }
         }
+        return skipTo(tick);
+    }
+
+    /**
+     * Moves the current tick to {@code tick}, which must be {@link #nextEventTick()}, and cascades
+     * what starts there: the first step of processing an event tick, before {@link #takeDue}.
+     */
+    void cascadeTo(long tick) {
+        currentTick = tick;
+        eventHintValid = false;
+        for (int level = levels.length - 1; level > 0; level--) {
+            if ((tick & ((1L << (level * wheelBits)) - 1)) == 0) {
+                cascade(level, digit(tick, level));
+            }
+        }
+    }
+
+    /**
+     * Removes the entries due at {@code tick} (the current tick) and puts them, in bucket order, at
+     * the start of {@link #batch()}, which grows as needed. The caller empties the slots it used.
+     *
+     * @return how many were due
+     */
+    int takeDue(long tick) {
+        return expireBucket(tick);
+    }
+
+    /** The entries {@link #takeDue} removed; only its first slots are meaningful. */
+    Entry[] batch() {
+        return batch;
+    }
+
+    /**
+     * After the events up to {@code tick} were processed: moves the current tick there if it is
+     * ahead (no event lies in between, so every invariant holds).
+     *
+     * @return {@link #nextEventTick()}
+     */
+    long skipTo(long tick) {
         if (tick > currentTick) {
-            // No event lies in between, so skipping there keeps every invariant.
             currentTick = tick;
         }
         return nextEventTick();
@@ -239,17 +285,6 @@ final class TimingWheel {
         return deadline % tickNanos == 0 ? ticks : ticks + 1;
     }
 
-    private void processTick(long tick, Consumer<? super Entry> expired) {
-        currentTick = tick;
-        eventHintValid = false;
-        for (int level = levels.length - 1; level > 0; level--) {
-            if ((tick & ((1L << (level * wheelBits)) - 1)) == 0) {
-                cascade(level, digit(tick, level));
-            }
-        }
-        expireBucket(tick, expired);
-    }
-
     /** Moves a bucket's entries, whose span starts now, down to the levels where they belong. */
     private void cascade(int level, int index) {
         Bucket[] buckets = levels[level];
@@ -260,28 +295,49 @@ final class TimingWheel {
         drain(bucket, e -> place(e, Math.max(tickOf(e.deadline), currentTick)));
     }
 
-    private void expireBucket(long tick, Consumer<? super Entry> expired) {
+    /**
+     * Takes the bucket's due entries into {@link #batch} in one walk, relinking those left (a later
+     * round, flat layout) as it goes: no per-entry unlink, so a neighbour is written only if kept.
+     */
+    private int expireBucket(long tick) {
         Bucket[] buckets = levels[0];
         Bucket bucket = buckets == null ? null : buckets[(int) tick & wheelMask];
         if (bucket == null || bucket.isEmpty()) {
-            return;
+            return 0;
         }
         long boundary = tick > maxTick ? Long.MAX_VALUE : tick * tickNanos;
         long min = Long.MAX_VALUE;
+        Entry[] out = batch;
+        int count = 0;
+        Entry kept = bucket;
         Entry e = bucket.next;
         while (e != bucket) {
             Entry next = e.next;
             touches++;
             if (e.deadline <= boundary) {
-                unlink(e);
-                size--;
-                expired.accept(e);
+                e.next = null;
+                e.prev = null;
+                if (count == out.length) {
+                    out = java.util.Arrays.copyOf(out, count * 2);
+                    batch = out;
+                }
+                out[count++] = e;
             } else {
                 min = Math.min(min, e.deadline); // a later round (flat layout)
+                kept.next = e;
+                e.prev = kept;
+                kept = e;
             }
             e = next;
         }
+        kept.next = bucket;
+        bucket.prev = kept;
         bucket.minDeadline = min;
+        size -= count;
+        if (kept == bucket) {
+            clearOccupied(bucket);
+        }
+        return count;
     }
 
     /** Unlinks all of a bucket's entries first, then hands them over, so the action may re-place them. */

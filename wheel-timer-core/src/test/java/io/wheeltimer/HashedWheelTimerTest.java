@@ -1092,6 +1092,7 @@ class HashedWheelTimerTest {
 
     @Test
     void taskThatThrowsIsLoggedAndCountedAndTheWorkerGoesOn() {
+        // Both are due at the same tick and run in the order scheduled.
         ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         RecordingTask later = new RecordingTask("later");
@@ -1110,9 +1111,9 @@ class HashedWheelTimerTest {
         }
         ticker.advance(Duration.ofMillis(100));
 
-        assertThat(warnings).hasSize(2);
-        assertThat(warnings).extracting(r -> r.getThrown().getMessage())
-                .containsExactlyInAnyOrder("task failed", "an Error too");
+        // The first failure is logged with its stack trace; the second is only counted (summarised later).
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.get(0).getThrown()).hasMessage("task failed");
         assertThat(throwing.isExpired()).isTrue();
         assertThat(later.runs()).isOne();
         assertThat(timer.state()).isEqualTo(State.STARTED);
