@@ -39,32 +39,79 @@ final class TimingWheel {
     static final long NO_TICK = Long.MAX_VALUE;
 
     /**
-     * A node of the wheel's intrusive doubly linked lists. {@code next == null} means "not in the
-     * wheel". Subclassed by the timer's timeout handle, so a pending timeout costs one object.
+     * An element of a bucket: it knows its bucket and its slot there, so removal is O(1) (the slot
+     * is cleared; the bucket compacts when half its slots are cleared, keeping the order). {@code bucket == null} means "not in the wheel". Subclassed by
+     * the timer's timeout handle, so a pending timeout costs one object.
      */
     static class Entry {
         /** Nanoseconds since the timer started, >= 0. Set before {@link #schedule}; then fixed. */
         long deadline;
-        Entry next;
-        Entry prev;
+        Bucket bucket;
+        int slot;
     }
 
-    /** A bucket's sentinel: its list is circular through it, so unlinking needs no bucket lookup. */
-    private static final class Bucket extends Entry {
+    private static final Entry[] NO_ENTRIES = {};
+    /** An emptied bucket keeps an array up to this long for reuse; a longer one is let go. */
+    private static final int KEPT_CAPACITY = 1024;
+
+    /**
+     * A bucket: an array of entries, not a linked list, so that a walk over a bucket whose entries
+     * lie scattered in memory issues its loads in parallel instead of one cache miss after another.
+     */
+    static final class Bucket {
         final int level;
         final int index;
+        Entry[] entries = NO_ENTRIES;
+        /** Slots in use, cleared ones (removed entries) included. */
+        int size;
+        /** Entries in the bucket. */
+        int live;
         /** Level 0 only: a lower bound of the deadlines in this bucket ({@code Long.MAX_VALUE}: empty). */
         long minDeadline = Long.MAX_VALUE;
 
         Bucket(int level, int index) {
             this.level = level;
             this.index = index;
-            next = this;
-            prev = this;
         }
 
         boolean isEmpty() {
-            return next == this;
+            return live == 0;
+        }
+
+        void add(Entry entry) {
+            if (size == entries.length) {
+                if (size - live > size >> 1) {
+                    compact();
+                } else {
+                    entries = java.util.Arrays.copyOf(entries, Math.max(8, size + (size >> 1))); // 1.5x: little slack
+                }
+            }
+            entries[size] = entry;
+            entry.bucket = this;
+            entry.slot = size++;
+            live++;
+        }
+
+        /** Closes the gaps of removed entries, keeping the order. */
+        private void compact() {
+            Entry[] a = entries;
+            int k = 0;
+            for (int i = 0; i < size; i++) {
+                Entry e = a[i];
+                if (e != null) {
+                    e.slot = k;
+                    a[k++] = e;
+                }
+            }
+            java.util.Arrays.fill(a, k, size, null);
+            size = k;
+        }
+
+        /** After the bucket was emptied: keeps a modest array for reuse, lets a big one go. */
+        void trim() {
+            if (entries.length > KEPT_CAPACITY) {
+                entries = NO_ENTRIES;
+            }
         }
     }
 
@@ -139,7 +186,7 @@ final class TimingWheel {
      * @throws IllegalStateException if the entry is already in a wheel
      */
     void schedule(Entry entry) {
-        if (entry.next != null) {
+        if (entry.bucket != null) {
             throw new IllegalStateException("entry is already scheduled");
         }
         place(entry, Math.max(tickOf(entry.deadline), currentTick + 1));
@@ -152,7 +199,7 @@ final class TimingWheel {
      * @return false if it was not in the wheel (fired, removed, or never scheduled)
      */
     boolean remove(Entry entry) {
-        if (entry.next == null) {
+        if (entry.bucket == null) {
             return false;
         }
         unlink(entry);
@@ -250,8 +297,11 @@ final class TimingWheel {
                 if (bucket == null) {
                     continue;
                 }
-                for (Entry e = bucket.next; e != bucket; e = e.next) {
-                    action.accept(e);
+                Entry[] entries = bucket.entries;
+                for (int i = 0, n = bucket.size; i < n; i++) {
+                    if (entries[i] != null) {
+                        action.accept(entries[i]);
+                    }
                 }
             }
         }
@@ -296,8 +346,8 @@ final class TimingWheel {
     }
 
     /**
-     * Takes the bucket's due entries into {@link #batch} in one walk, relinking those left (a later
-     * round, flat layout) as it goes: no per-entry unlink, so a neighbour is written only if kept.
+     * Takes the bucket's due entries into {@link #batch} in one pass over its array, compacting
+     * those left (a later round, flat layout) in place.
      */
     private int expireBucket(long tick) {
         Bucket[] buckets = levels[0];
@@ -307,56 +357,65 @@ final class TimingWheel {
         }
         long boundary = tick > maxTick ? Long.MAX_VALUE : tick * tickNanos;
         long min = Long.MAX_VALUE;
+        Entry[] entries = bucket.entries;
+        int n = bucket.size;
         Entry[] out = batch;
+        if (out.length < n) {
+            out = new Entry[Math.max(n, out.length * 2)];
+            batch = out;
+        }
         int count = 0;
-        Entry kept = bucket;
-        Entry e = bucket.next;
-        while (e != bucket) {
-            Entry next = e.next;
-            touches++;
+        int kept = 0;
+        for (int i = 0; i < n; i++) {
+            Entry e = entries[i];
+            if (e == null) {
+                continue; // removed
+            }
             if (e.deadline <= boundary) {
-                e.next = null;
-                e.prev = null;
-                if (count == out.length) {
-                    out = java.util.Arrays.copyOf(out, count * 2);
-                    batch = out;
-                }
+                e.bucket = null;
                 out[count++] = e;
             } else {
                 min = Math.min(min, e.deadline); // a later round (flat layout)
-                kept.next = e;
-                e.prev = kept;
-                kept = e;
+                e.slot = kept;
+                entries[kept++] = e;
             }
-            e = next;
         }
-        kept.next = bucket;
-        bucket.prev = kept;
+        touches += n;
+        java.util.Arrays.fill(entries, kept, n, null);
+        bucket.size = kept;
+        bucket.live = kept;
         bucket.minDeadline = min;
         size -= count;
-        if (kept == bucket) {
+        if (kept == 0) {
             clearOccupied(bucket);
+            bucket.trim();
         }
         return count;
     }
 
-    /** Unlinks all of a bucket's entries first, then hands them over, so the action may re-place them. */
+    /** Empties the bucket first, then hands its entries over, so the action may re-place them. */
     private void drain(Bucket bucket, Consumer<? super Entry> action) {
         if (bucket.isEmpty()) {
             return;
         }
-        Entry e = bucket.next;
-        bucket.prev.next = null;
-        bucket.next = bucket;
-        bucket.prev = bucket;
+        Entry[] entries = bucket.entries;
+        int n = bucket.size;
+        bucket.entries = NO_ENTRIES;
+        bucket.size = 0;
+        bucket.live = 0;
         bucket.minDeadline = Long.MAX_VALUE;
         clearOccupied(bucket);
-        while (e != null) {
-            Entry next = e.next;
-            e.next = null;
-            e.prev = null;
+        for (int i = 0; i < n; i++) {
+            Entry e = entries[i];
+            if (e == null) {
+                continue;
+            }
+            entries[i] = null;
+            e.bucket = null;
             action.accept(e);
-            e = next;
+        }
+        if (bucket.isEmpty() && entries.length <= KEPT_CAPACITY) {
+            bucket.entries = entries; // all slots are null again: reuse it
         }
     }
 
@@ -368,11 +427,7 @@ final class TimingWheel {
         if (bucket.isEmpty()) {
             occupied[level][index >>> 6] |= 1L << index;
         }
-        Entry tail = bucket.prev;
-        entry.prev = tail;
-        entry.next = bucket;
-        tail.next = entry;
-        bucket.prev = entry;
+        bucket.add(entry);
         if (level == 0) {
             bucket.minDeadline = Math.min(bucket.minDeadline, entry.deadline);
         }
@@ -383,16 +438,14 @@ final class TimingWheel {
     }
 
     private void unlink(Entry entry) {
-        Entry prev = entry.prev;
-        Entry next = entry.next;
-        prev.next = next;
-        next.prev = prev;
-        entry.next = null;
-        entry.prev = null;
-        if (prev == next && prev instanceof Bucket) {
-            Bucket bucket = (Bucket) prev;
+        Bucket bucket = entry.bucket;
+        bucket.entries[entry.slot] = null;
+        entry.bucket = null;
+        if (--bucket.live == 0) {
+            bucket.size = 0; // every slot is clear
             bucket.minDeadline = Long.MAX_VALUE;
             clearOccupied(bucket);
+            bucket.trim();
         }
     }
 

@@ -117,7 +117,7 @@ class TimingWheelPropertyTest {
                     wheel.advanceTo(target, e -> {
                         firedTicks.add(wheel.currentTick());
                         firedIds.add(((Item) e).id);
-                        assertThat(e.next).as("expired entries are unlinked").isNull();
+                        assertThat(e.bucket).as("expired entries are unlinked").isNull();
                     });
                     assertThat(firedIds).as("ids fired up to tick %d", target).isEqualTo(expectedIds);
                     assertThat(firedTicks).as("ticks they fired at").isEqualTo(expectedTicks);
