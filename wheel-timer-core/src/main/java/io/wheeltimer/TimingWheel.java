@@ -61,6 +61,8 @@ final class TimingWheel {
     static final class Bucket {
         final int level;
         final int index;
+        /** The occupancy bitmap of the array this bucket belongs to (it moves with it, see staging). */
+        final long[] bits;
         Entry[] entries = NO_ENTRIES;
         /** Slots in use, cleared ones (removed entries) included. */
         int size;
@@ -69,9 +71,10 @@ final class TimingWheel {
         /** Level 0 only: a lower bound of the deadlines in this bucket ({@code Long.MAX_VALUE}: empty). */
         long minDeadline = Long.MAX_VALUE;
 
-        Bucket(int level, int index) {
+        Bucket(int level, int index, long[] bits) {
             this.level = level;
             this.index = index;
+            this.bits = bits;
         }
 
         boolean isEmpty() {
@@ -133,6 +136,15 @@ final class TimingWheel {
     /** A lower bound of the next event tick, valid while {@code eventHintValid}. */
     private long eventHint = NO_TICK;
     private boolean eventHintValid = true;
+    /**
+     * Hierarchical layout: level-0 buckets for the next block of W ticks, starting at {@link
+     * #stagedStart}, filled ahead of time a bounded number of entries per round ({@link #precascade})
+     * from the level-1 bucket that would otherwise cascade all at once at that tick. When the wheel
+     * reaches it, they become level 0 in O(1) (the arrays are swapped).
+     */
+    private Bucket[] staged;
+    private long[] stagedBits;
+    private long stagedStart = NO_TICK;
     /** The entries due at the tick being processed; reused from tick to tick. */
     private Entry[] batch = new Entry[64];
 
@@ -236,6 +248,9 @@ final class TimingWheel {
     void cascadeTo(long tick) {
         currentTick = tick;
         eventHintValid = false;
+        if (tick == stagedStart) {
+            swapStaged();
+        }
         for (int level = levels.length - 1; level > 0; level--) {
             if ((tick & ((1L << (level * wheelBits)) - 1)) == 0) {
                 cascade(level, digit(tick, level));
@@ -281,6 +296,9 @@ final class TimingWheel {
             for (int level = 1; level < levels.length; level++) {
                 best = Math.min(best, nextCascade(level));
             }
+            if (hasStaged()) {
+                best = Math.min(best, stagedStart);
+            }
             eventHint = best;
             eventHintValid = true;
         }
@@ -289,19 +307,24 @@ final class TimingWheel {
 
     /** Visits every entry in the wheel, in no particular order. */
     void forEach(Consumer<? super Entry> action) {
+        forEachBucketArray(staged, action);
         for (Bucket[] level : levels) {
-            if (level == null) {
+            forEachBucketArray(level, action);
+        }
+    }
+
+    private static void forEachBucketArray(Bucket[] level, Consumer<? super Entry> action) {
+        if (level == null) {
+            return;
+        }
+        for (Bucket bucket : level) {
+            if (bucket == null) {
                 continue;
             }
-            for (Bucket bucket : level) {
-                if (bucket == null) {
-                    continue;
-                }
-                Entry[] entries = bucket.entries;
-                for (int i = 0, n = bucket.size; i < n; i++) {
-                    if (entries[i] != null) {
-                        action.accept(entries[i]);
-                    }
+            Entry[] entries = bucket.entries;
+            for (int i = 0, n = bucket.size; i < n; i++) {
+                if (entries[i] != null) {
+                    action.accept(entries[i]);
                 }
             }
         }
@@ -309,6 +332,13 @@ final class TimingWheel {
 
     /** Removes every entry, handing each to {@code removed}. */
     void clear(Consumer<? super Entry> removed) {
+        if (staged != null) {
+            for (Bucket bucket : staged) {
+                if (bucket != null) {
+                    drain(bucket, removed);
+                }
+            }
+        }
         for (Bucket[] level : levels) {
             if (level == null) {
                 continue;
@@ -322,6 +352,129 @@ final class TimingWheel {
         size = 0;
         eventHint = NO_TICK;
         eventHintValid = true;
+    }
+
+    /**
+     * Hierarchical layout: moves up to {@code budget} entries of the level-1 bucket that cascades at
+     * the start of the next block into the staged level 0 for that block, so that its cascade does
+     * not land on a single round. Entries scheduled meanwhile still go to that bucket; whatever is
+     * left there when the block starts cascades as before.
+     *
+     * @return whether that bucket still holds entries (call again on the next round)
+     */
+    boolean precascade(int budget) {
+        if (levels.length < 2 || levels[1] == null) {
+            return false;
+        }
+        long blockStart = clearLowBits(currentTick, wheelBits) + (wheelMask + 1L);
+        int index = digit(blockStart, 1);
+        if (blockStart > maxTick || blockStart < 0 || index == 0) {
+            return false; // a new level-2 block starts there: its entries cascade through level 2
+        }
+        Bucket source = levels[1][index];
+        if (source == null || source.isEmpty()) {
+            return false;
+        }
+        if (staged == null) {
+            stagedBits = new long[(wheelMask >>> 6) + 1];
+            staged = new Bucket[wheelMask + 1];
+        }
+        stagedStart = blockStart;
+        Entry[] entries = source.entries;
+        int moved = 0;
+        while (moved < budget && source.live > 0) {
+            Entry e = entries[--source.size];
+            entries[source.size] = null;
+            if (e == null) {
+                continue; // a removed entry's slot
+            }
+            source.live--;
+            long dueTick = Math.max(tickOf(e.deadline), blockStart);
+            int slot = digit(dueTick, 0);
+            Bucket target = staged[slot];
+            if (target == null) {
+                target = new Bucket(0, slot, stagedBits);
+                staged[slot] = target;
+            }
+            if (target.isEmpty()) {
+                stagedBits[slot >>> 6] |= 1L << slot;
+            }
+            target.add(e);
+            target.minDeadline = Math.min(target.minDeadline, e.deadline);
+            moved++;
+        }
+        touches += moved;
+        if (source.live == 0) {
+            source.size = 0;
+            clearOccupied(source);
+            source.trim();
+        }
+        if (eventHintValid) {
+            eventHint = Math.min(eventHint, blockStart);
+        }
+        return source.live > 0;
+    }
+
+    /**
+     * The tick from which {@link #precascade} has work: the start of the block before the next
+     * level-1 cascade; {@link #NO_TICK} if there is none. The worker wakes for it, so that the
+     * cascade is spread over that block's rounds rather than left to one.
+     */
+    long nextPrecascadeTick() {
+        long cascade = levels.length < 2 ? NO_TICK : nextCascade(1);
+        if (cascade == NO_TICK) {
+            return NO_TICK;
+        }
+        return Math.max(cascade - (wheelMask + 1L), currentTick + 1);
+    }
+
+    private boolean hasStaged() {
+        if (stagedBits == null || stagedStart == NO_TICK) {
+            return false;
+        }
+        for (long word : stagedBits) {
+            if (word != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** At the start of the staged block: the staged buckets become level 0 (which is empty by now). */
+    private void swapStaged() {
+        stagedStart = NO_TICK;
+        if (!hasStagedBits()) {
+            return;
+        }
+        Bucket[] oldLevel0 = levels[0];
+        long[] oldBits = occupied[0];
+        levels[0] = staged;
+        occupied[0] = stagedBits;
+        staged = oldLevel0;
+        stagedBits = oldBits;
+        if (oldLevel0 == null) {
+            staged = new Bucket[wheelMask + 1];
+            stagedBits = new long[(wheelMask >>> 6) + 1];
+            return;
+        }
+        // Level 0 holds only the block that just ended, all fired; should anything remain, re-place it.
+        for (Bucket bucket : oldLevel0) {
+            if (bucket != null && !bucket.isEmpty()) {
+                drain(bucket, e -> place(e, Math.max(tickOf(e.deadline), currentTick)));
+            }
+        }
+    }
+
+    private boolean hasStagedBits() {
+        if (stagedBits == null) {
+            return false;
+        }
+        for (long word : stagedBits) {
+            if (word != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---------------------------------------------------------------------------------------
@@ -425,7 +578,7 @@ final class TimingWheel {
         int index = digit(dueTick, level);
         Bucket bucket = bucket(level, index);
         if (bucket.isEmpty()) {
-            occupied[level][index >>> 6] |= 1L << index;
+            bucket.bits[index >>> 6] |= 1L << index;
         }
         bucket.add(entry);
         if (level == 0) {
@@ -450,7 +603,7 @@ final class TimingWheel {
     }
 
     private void clearOccupied(Bucket bucket) {
-        occupied[bucket.level][bucket.index >>> 6] &= ~(1L << bucket.index);
+        bucket.bits[bucket.index >>> 6] &= ~(1L << bucket.index);
     }
 
     private Bucket bucket(int level, int index) {
@@ -462,7 +615,7 @@ final class TimingWheel {
         }
         Bucket bucket = buckets[index];
         if (bucket == null) {
-            bucket = new Bucket(level, index);
+            bucket = new Bucket(level, index, occupied[level]);
             buckets[index] = bucket;
         }
         return bucket;
