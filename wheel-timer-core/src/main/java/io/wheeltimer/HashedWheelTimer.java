@@ -634,7 +634,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
             taskExecutor.execute(handle);
         } catch (Throwable t) {
             failed.increment();
-            refusals.report("The task executor refused the expired task "
+            refusals.report(() -> "The task executor refused the expired task "
                     + TimeoutHandle.describe(handle.task()) + "; it does not run", t);
         }
     }
@@ -653,7 +653,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
             handle.task().run(handle);
         } catch (Throwable t) {
             failed.increment();
-            taskFailures.report("An exception was thrown by TimerTask " + TimeoutHandle.describe(handle.task()), t);
+            taskFailures.report(() -> "An exception was thrown by TimerTask " + TimeoutHandle.describe(handle.task()), t);
         }
     }
 

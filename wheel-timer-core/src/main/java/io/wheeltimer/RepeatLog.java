@@ -2,6 +2,7 @@ package io.wheeltimer;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * A WARN log line that a flood cannot turn into a stall: the first occurrence (and the first after
@@ -32,13 +33,16 @@ final class RepeatLog {
         this.clock = clock;
     }
 
-    /** One occurrence: logged in full if it is the first, otherwise counted (and summarised when due). */
-    void report(String message, Throwable thrown) {
+    /**
+     * One occurrence: logged in full if it is the first, otherwise counted (and summarised when due).
+     * The message is built only if it is logged: a repeat costs a clock read and an atomic add.
+     */
+    void report(Supplier<String> message, Throwable thrown) {
         long now = clock.getAsLong();
         long last = lastLogged.get();
         boolean quiet = last == Long.MIN_VALUE || now - last >= intervalNanos && suppressed.get() == 0;
         if (quiet && lastLogged.compareAndSet(last, now)) {
-            log.log(System.Logger.Level.WARNING, message + " (repeats within "
+            log.log(System.Logger.Level.WARNING, message.get() + " (repeats within "
                     + intervalNanos / 1_000_000_000L + " s are counted and logged as one line)", thrown);
             return;
         }

@@ -380,20 +380,27 @@ public final class Report {
                 .append("1,000,000 timeouts due within 100 ms (in order), hierarchical layout, 1 ms tick: the worker's ")
                 .append("busy time (cascade + expire + dispatch) without a `LatenessListener` and with one that ")
                 .append("records into a Micrometer `Timer` (as the starter's `wheel.timer.lateness`); best of three ")
-                .append("alternating passes each (`Experiments lateness-cost`).\n\n")
-                .append("| without (ms) | with (ms) | cost |\n|---:|---:|---:|\n")
-                .append("| ").append(fmt(value("lateness-cost", hier, "expiryMillisWithout"))).append(" | ")
+                .append("alternating passes each (`Experiments lateness-cost`); and, for the same passes, the time ")
+                .append("from the window's start until all ran (the expiry throughput over the window).\n\n")
+                .append("| | without | with | cost |\n|---|---:|---:|---:|\n")
+                .append("| all ran by (ms) | ").append(fmt(value("lateness-cost", hier, "allRanMillisWithout"))).append(" | ")
+                .append(fmt(value("lateness-cost", hier, "allRanMillisWith"))).append(" | ")
+                .append(fmt(value("lateness-cost", hier, "allRanCostPercent"))).append(" % |\n")
+                .append("| worker busy time (ms) | ").append(fmt(value("lateness-cost", hier, "expiryMillisWithout"))).append(" | ")
                 .append(fmt(value("lateness-cost", hier, "expiryMillisWith"))).append(" | ")
                 .append(fmt(value("lateness-cost", hier, "costPercent"))).append(" % |\n\n");
         md.append("## A flood of executor refusals\n\n")
                 .append("20,000 timeouts due at once, each refused by the task executor (a shut-down pool), hierarchical ")
                 .append("layout (`Experiments refusals`): the worker's CPU time for them, logging included (the first ")
                 .append("refusal is logged with its stack trace, the rest counted).\n\n")
-                .append("| refusals | counted as failed | worker CPU (ms) | dispatch phase (ms) |\n|---:|---:|---:|---:|\n")
+                .append("Then a second flood of 20,000, with the code warm and the first line already logged.\n\n")
+                .append("| refusals per flood | counted as failed (both) | worker CPU, first flood (ms) | wall time, first flood (ms) | worker CPU, second flood (ms) |\n")
+                .append("|---:|---:|---:|---:|---:|\n")
                 .append("| ").append(fmt(value("refusals", hier, "refusals"))).append(" | ")
                 .append(fmt(value("refusals", hier, "failedCounted"))).append(" | ")
                 .append(fmt(value("refusals", hier, "workerCpuMillis"))).append(" | ")
-                .append(fmt(value("refusals", hier, "dispatchMillis"))).append(" |\n\n");
+                .append(fmt(value("refusals", hier, "wallMillis"))).append(" | ")
+                .append(fmt(value("refusals", hier, "secondFloodWorkerCpuMillis"))).append(" |\n\n");
     }
 
     private void inFlightAndRandomBulkTargets(StringBuilder md) {
@@ -420,8 +427,10 @@ public final class Report {
         double round = value("bulk-random", hier, "longestRoundMillis");
         row(md, "random-order bulk: the worker's longest round ≤ 5 ms (hierarchical)",
                 fmt(value("bulk-random", flat, "longestRoundMillis")) + " ms", fmt(round) + " ms", round <= 5);
-        double cost = value("lateness-cost", hier, "costPercent");
-        row(md, "recording lateness into a Micrometer Timer costs ≤ 5 % of expiry", "–", fmt(cost) + " %", cost <= 5);
+        double cost = value("lateness-cost", hier, "allRanCostPercent");
+        row(md, "recording lateness into a Micrometer Timer costs ≤ 5 % of expiry throughput (1M due in 100 ms; "
+                + "worker busy time: +" + fmt(value("lateness-cost", hier, "costPercent")) + " %)", "–", fmt(cost) + " %",
+                cost <= 5);
         double refusals = value("refusals", hier, "workerCpuMillis");
         row(md, "20,000 executor refusals cost the worker < 100 ms", "–", fmt(refusals) + " ms", refusals < 100);
     }
