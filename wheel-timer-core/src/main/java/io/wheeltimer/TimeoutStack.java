@@ -38,25 +38,28 @@ final class TimeoutStack {
         return carried == null && top.get() == null;
     }
 
-    /** Worker only: like {@link #takeAll(Consumer)}, handing over at most {@code limit}; the rest waits for the next call. */
+    /**
+     * Worker only: hands over, oldest first, at most {@code limit} of the handles taken earlier and
+     * not handed over yet or, if there are none, of those pushed so far (taken off the stack in one
+     * exchange); the rest waits for the next call. Never takes off the stack twice in one call, so
+     * a call is one atomic take.
+     *
+     * @return whether there was anything
+     */
     boolean takeAll(Consumer<TimeoutHandle> action, int limit) {
-        boolean any = false;
-        int taken = 0;
-        while (taken < limit) {
+        if (carried == null) {
+            carried = takeChain();
             if (carried == null) {
-                carried = takeChain();
-                if (carried == null) {
-                    return any;
-                }
+                return false;
             }
-            any = true;
+        }
+        for (int taken = 0; taken < limit && carried != null; taken++) {
             TimeoutHandle node = carried;
             carried = node.linkAcquire();
             node.linkRelease(null);
             action.accept(node);
-            taken++;
         }
-        return any;
+        return true;
     }
 
     /**
@@ -66,7 +69,8 @@ final class TimeoutStack {
      * @return whether there was anything
      */
     boolean takeAll(Consumer<TimeoutHandle> action) {
-        return takeAll(action, Integer.MAX_VALUE);
+        boolean any = carried != null && takeAll(action, Integer.MAX_VALUE); // left over from a bounded take
+        return takeAll(action, Integer.MAX_VALUE) | any;
     }
 
     /** Takes every handle pushed so far, as a chain in push order (null-terminated), or null. */

@@ -68,6 +68,8 @@ final class TimingWheel {
         int size;
         /** Entries in the bucket. */
         int live;
+        /** Changes whenever slots may move or the bucket is emptied (a pre-cascade cursor is then stale). */
+        int generation;
         /** Level 0 only: a lower bound of the deadlines in this bucket ({@code Long.MAX_VALUE}: empty). */
         long minDeadline = Long.MAX_VALUE;
 
@@ -108,6 +110,7 @@ final class TimingWheel {
             }
             java.util.Arrays.fill(a, k, size, null);
             size = k;
+            generation++;
         }
 
         /** After the bucket was emptied: keeps a modest array for reuse, lets a big one go. */
@@ -145,6 +148,10 @@ final class TimingWheel {
     private Bucket[] staged;
     private long[] stagedBits;
     private long stagedStart = NO_TICK;
+    /** Where {@link #precascade} goes on in its source bucket, valid while that bucket's generation holds. */
+    private Bucket precascadeSource;
+    private int precascadeGeneration;
+    private int precascadeCursor;
     /** The entries due at the tick being processed; reused from tick to tick. */
     private Entry[] batch = new Entry[64];
 
@@ -380,11 +387,18 @@ final class TimingWheel {
             staged = new Bucket[wheelMask + 1];
         }
         stagedStart = blockStart;
+        if (source != precascadeSource || source.generation != precascadeGeneration) {
+            precascadeSource = source;
+            precascadeGeneration = source.generation;
+            precascadeCursor = 0;
+        }
+        // Front to back, clearing slots as a removal does: the order within a tick is kept.
         Entry[] entries = source.entries;
+        int i = precascadeCursor;
         int moved = 0;
-        while (moved < budget && source.live > 0) {
-            Entry e = entries[--source.size];
-            entries[source.size] = null;
+        while (moved < budget && i < source.size) {
+            Entry e = entries[i];
+            entries[i++] = null;
             if (e == null) {
                 continue; // a removed entry's slot
             }
@@ -403,9 +417,11 @@ final class TimingWheel {
             target.minDeadline = Math.min(target.minDeadline, e.deadline);
             moved++;
         }
+        precascadeCursor = i;
         touches += moved;
         if (source.live == 0) {
             source.size = 0;
+            source.generation++;
             clearOccupied(source);
             source.trim();
         }
@@ -556,6 +572,7 @@ final class TimingWheel {
         bucket.entries = NO_ENTRIES;
         bucket.size = 0;
         bucket.live = 0;
+        bucket.generation++;
         bucket.minDeadline = Long.MAX_VALUE;
         clearOccupied(bucket);
         for (int i = 0; i < n; i++) {
@@ -596,6 +613,7 @@ final class TimingWheel {
         entry.bucket = null;
         if (--bucket.live == 0) {
             bucket.size = 0; // every slot is clear
+            bucket.generation++;
             bucket.minDeadline = Long.MAX_VALUE;
             clearOccupied(bucket);
             bucket.trim();
