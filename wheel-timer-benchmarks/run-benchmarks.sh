@@ -34,7 +34,7 @@ done
 
 # Random-order bulk (with the wheel's phase profile), lateness-recording cost, a flood of refusals.
 for run in "bulk-random WHEEL_FLAT" "bulk-random WHEEL_HIERARCHICAL" "bulk-random NETTY" \
-        "lateness-cost WHEEL_HIERARCHICAL" "refusals WHEEL_HIERARCHICAL"; do
+        "lateness-cost WHEEL_HIERARCHICAL" "refusals WHEEL_HIERARCHICAL" "refusals-own WHEEL_HIERARCHICAL"; do
     echo "== $run"
     # shellcheck disable=SC2086
     java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.Experiments $run \

@@ -31,7 +31,9 @@ import tools.jackson.databind.json.JsonMapper;
  *       (time per phase, longest round);
  *   <li>{@code lateness-cost}: wheel only: the worker's expiry time for the bulk with and without a
  *       {@code LatenessListener} recording into a Micrometer {@code Timer};
- *   <li>{@code refusals}: wheel only: the worker's cost of 20,000 executor refusals due at once.
+ *   <li>{@code refusals}: wheel only: the worker's cost of 20,000 executor refusals due at once;
+ *       {@code refusals-own} the same with an executor whose refusal costs nothing (it throws one
+ *       prepared exception): the timer's own share.
  * </ul>
  */
 public final class Experiments {
@@ -44,7 +46,7 @@ public final class Experiments {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 2) {
-            throw new IllegalArgumentException("usage: Experiments retained|cpu-far|cpu-far-busy|cpu-idle|lateness|bulk|bulk-random|lateness-cost|refusals CONTENDER");
+            throw new IllegalArgumentException("usage: Experiments retained|cpu-far|cpu-far-busy|cpu-idle|lateness|bulk|bulk-random|lateness-cost|refusals|refusals-own CONTENDER");
         }
         Contender contender = Contender.valueOf(args[1]);
         Map<String, Object> result = new LinkedHashMap<>();
@@ -59,7 +61,8 @@ public final class Experiments {
             case "bulk" -> bulk(contender, result);
             case "bulk-random" -> bulkRandom(contender, result);
             case "lateness-cost" -> latenessCost(contender, result);
-            case "refusals" -> refusals(contender, result);
+            case "refusals" -> refusals(contender, result, false);
+            case "refusals-own" -> refusals(contender, result, true);
             default -> throw new IllegalArgumentException("unknown experiment " + args[0]);
         }
         System.out.println(JsonMapper.builder().build().writeValueAsString(result));
@@ -332,13 +335,19 @@ public final class Experiments {
      * whose refusal builds an exception with a stack trace): the worker's time for them, logging
      * included (to the JDK's default console handler, as an application without a logging setup).
      */
-    private static void refusals(Contender contender, Map<String, Object> result) throws InterruptedException {
+    private static void refusals(Contender contender, Map<String, Object> result, boolean freeRefusal)
+            throws InterruptedException {
         if (contender != Contender.WHEEL_FLAT && contender != Contender.WHEEL_HIERARCHICAL) {
             throw new IllegalArgumentException("refusals measures the wheel only, not " + contender);
         }
         int count = 20_000;
-        java.util.concurrent.ExecutorService refusing = java.util.concurrent.Executors.newSingleThreadExecutor();
-        refusing.shutdown();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        pool.shutdown();
+        java.util.concurrent.RejectedExecutionException prepared =
+                new java.util.concurrent.RejectedExecutionException("refused (prepared exception)");
+        java.util.concurrent.Executor refusing = freeRefusal ? command -> {
+            throw prepared;
+        } : pool;
         Threads threads = new Threads();
         io.wheeltimer.HashedWheelTimer timer = io.wheeltimer.HashedWheelTimer.builder()
                 .tickDuration(java.time.Duration.ofMillis(1)).hierarchical(contender == Contender.WHEEL_HIERARCHICAL)
