@@ -33,6 +33,8 @@ if [[ "${QUICK:-}" == 1 ]]; then
     jmh_args+=(-wi 1 -w 1s -i 1 -r 1s)
 fi
 java -cp "$cp" org.openjdk.jmh.Main ScheduleCancelBenchmark "${jmh_args[@]}"
+# Request traffic (1,000 in flight per thread); Report reads jmh-inflight.json beside jmh.json.
+java -cp "$cp" org.openjdk.jmh.Main InFlightBenchmark "${jmh_args[@]/jmh.json/jmh-inflight.json}"
 
 : > "$out/experiments.jsonl"
 for experiment in retained cpu-far cpu-far-busy cpu-idle lateness bulk; do
@@ -42,6 +44,15 @@ for experiment in retained cpu-far cpu-far-busy cpu-idle lateness bulk; do
         java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.Experiments "$experiment" "$contender" \
             | grep '^{' | tee -a "$out/experiments.jsonl"
     done
+done
+
+# Random-order bulk (with the wheel's phase profile), lateness-recording cost, a flood of refusals.
+for run in "bulk-random WHEEL_FLAT" "bulk-random WHEEL_HIERARCHICAL" "bulk-random NETTY" \
+        "lateness-cost WHEEL_HIERARCHICAL" "refusals WHEEL_HIERARCHICAL" "refusals-own WHEEL_HIERARCHICAL"; do
+    echo "== $run"
+    # shellcheck disable=SC2086
+    java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.Experiments $run \
+        | grep '^{' | tee -a "$out/experiments.jsonl"
 done
 
 java -cp "$cp" io.wheeltimer.benchmarks.Report "$out/jmh.json" "$out/experiments.jsonl" "$root/docs" \

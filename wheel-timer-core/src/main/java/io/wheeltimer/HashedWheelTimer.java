@@ -80,6 +80,8 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
     /** How long {@link #upcoming} waits for a worker that is busy with a task. */
     static final int UPCOMING_WAIT_SECONDS = 2;
 
+    /** Repeated refusals and task failures are logged as one count per this interval. */
+    static final long REPEAT_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int INSTANCE_COUNT_LIMIT = 64;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
@@ -109,6 +111,9 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
     private final LongAdder cancelled = new LongAdder();
     private final LongAdder rejected = new LongAdder();
     private final LongAdder failed = new LongAdder();
+    /** Refusals and task failures: the first logged in full, repeats counted (a flood must not stall the worker). */
+    private final RepeatLog refusals;
+    private final RepeatLog taskFailures;
     /** Pending count for the {@code maxPendingTimeouts} limit; maintained only when there is one. */
     private final AtomicLong admitted;
 
@@ -241,6 +246,8 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         this.admitted = maxPendingTimeouts > 0 ? new AtomicLong() : null;
         this.taskExecutor = taskExecutor;
         this.ticker = ticker;
+        this.refusals = new RepeatLog(LOG, "tasks refused by the task executor", REPEAT_LOG_INTERVAL_NANOS, ticker::nanoTime);
+        this.taskFailures = new RepeatLog(LOG, "exceptions thrown by TimerTasks", REPEAT_LOG_INTERVAL_NANOS, ticker::nanoTime);
         this.worker = new Worker(this, ticker, nanos, wheelSize, hierarchical);
         Thread thread = threadFactory.newThread(worker);
         if (thread == null) {
@@ -604,43 +611,74 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         }
     }
 
-    /** Worker thread: an expired timeout's task goes to its executor (or runs right here). */
-    void dispatch(TimeoutHandle handle) {
+    LatenessListener latenessListener() {
+        return latenessListener;
+    }
+
+    /**
+     * Worker thread: an expired timeout's task goes to its executor (or runs right here).
+     *
+     * @param listener the lateness listener read for this batch, or null
+     * @param clock time since start (ns) read for this batch, for a task run here
+     */
+    void dispatch(TimeoutHandle handle, LatenessListener listener, long clock) {
         release();
         if (taskExecutor == ON_WORKER) {
-            runTask(handle);
+            if (listener != null) {
+                reportLateness(listener, clock - handle.deadline);
+            }
+            runTaskBody(handle);
             return;
         }
         try {
             taskExecutor.execute(handle);
         } catch (Throwable t) {
             failed.increment();
-            LOG.log(System.Logger.Level.WARNING, "The task executor refused the expired task "
+            refusals.report(() -> "The task executor refused the expired task "
                     + TimeoutHandle.describe(handle.task()) + "; it does not run", t);
         }
     }
 
+    /** Runs the task on the executor's thread, which reads the clock for the lateness itself. */
     void runTask(TimeoutHandle handle) {
         LatenessListener listener = latenessListener;
         if (listener != null) {
-            reportLateness(listener, handle);
+            reportLateness(listener, ticker.nanoTime() - startTime - handle.deadline);
         }
+        runTaskBody(handle);
+    }
+
+    private void runTaskBody(TimeoutHandle handle) {
         try {
             handle.task().run(handle);
         } catch (Throwable t) {
             failed.increment();
-            LOG.log(System.Logger.Level.WARNING,
-                    "An exception was thrown by TimerTask " + TimeoutHandle.describe(handle.task()), t);
+            taskFailures.report(() -> "An exception was thrown by TimerTask " + TimeoutHandle.describe(handle.task()), t);
         }
     }
 
-    private void reportLateness(LatenessListener listener, TimeoutHandle handle) {
+    private void reportLateness(LatenessListener listener, long late) {
         try {
-            long late = ticker.nanoTime() - startTime - handle.deadline;
             listener.onRun(Math.max(late, 0));
         } catch (Throwable t) {
             LOG.log(System.Logger.Level.WARNING, "The lateness listener of " + this + " threw", t);
         }
+    }
+
+    /** Worker thread, once per round and on stop: logs the counts of repeated refusals and failures when due. */
+    void flushLogs(boolean force) {
+        refusals.flush(force);
+        taskFailures.flush(force);
+    }
+
+    /** Ticker time at which a summary of repeated failures is due; {@code Long.MAX_VALUE}: none. */
+    long nextLogFlush() {
+        return Math.min(refusals.nextFlushAt(), taskFailures.nextFlushAt());
+    }
+
+    /** For tests and benchmarks: where the worker's time went. */
+    Worker.Profile profile() {
+        return worker.profile();
     }
 
     /** For tests: the tick the worker has advanced to. */

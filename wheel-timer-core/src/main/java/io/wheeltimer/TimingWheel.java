@@ -39,32 +39,85 @@ final class TimingWheel {
     static final long NO_TICK = Long.MAX_VALUE;
 
     /**
-     * A node of the wheel's intrusive doubly linked lists. {@code next == null} means "not in the
-     * wheel". Subclassed by the timer's timeout handle, so a pending timeout costs one object.
+     * An element of a bucket: it knows its bucket and its slot there, so removal is O(1) (the slot
+     * is cleared; the bucket compacts when half its slots are cleared, keeping the order). {@code bucket == null} means "not in the wheel". Subclassed by
+     * the timer's timeout handle, so a pending timeout costs one object.
      */
     static class Entry {
         /** Nanoseconds since the timer started, >= 0. Set before {@link #schedule}; then fixed. */
         long deadline;
-        Entry next;
-        Entry prev;
+        Bucket bucket;
+        int slot;
     }
 
-    /** A bucket's sentinel: its list is circular through it, so unlinking needs no bucket lookup. */
-    private static final class Bucket extends Entry {
+    private static final Entry[] NO_ENTRIES = {};
+    /** An emptied bucket keeps an array up to this long for reuse; a longer one is let go. */
+    private static final int KEPT_CAPACITY = 1024;
+
+    /**
+     * A bucket: an array of entries, not a linked list, so that a walk over a bucket whose entries
+     * lie scattered in memory issues its loads in parallel instead of one cache miss after another.
+     */
+    static final class Bucket {
         final int level;
         final int index;
+        /** The occupancy bitmap of the array this bucket belongs to (it moves with it, see staging). */
+        final long[] bits;
+        Entry[] entries = NO_ENTRIES;
+        /** Slots in use, cleared ones (removed entries) included. */
+        int size;
+        /** Entries in the bucket. */
+        int live;
+        /** Changes whenever slots may move or the bucket is emptied (a pre-cascade cursor is then stale). */
+        int generation;
         /** Level 0 only: a lower bound of the deadlines in this bucket ({@code Long.MAX_VALUE}: empty). */
         long minDeadline = Long.MAX_VALUE;
 
-        Bucket(int level, int index) {
+        Bucket(int level, int index, long[] bits) {
             this.level = level;
             this.index = index;
-            next = this;
-            prev = this;
+            this.bits = bits;
         }
 
         boolean isEmpty() {
-            return next == this;
+            return live == 0;
+        }
+
+        void add(Entry entry) {
+            if (size == entries.length) {
+                if (size - live > size >> 1) {
+                    compact();
+                } else {
+                    entries = java.util.Arrays.copyOf(entries, Math.max(8, size + (size >> 1))); // 1.5x: little slack
+                }
+            }
+            entries[size] = entry;
+            entry.bucket = this;
+            entry.slot = size++;
+            live++;
+        }
+
+        /** Closes the gaps of removed entries, keeping the order. */
+        private void compact() {
+            Entry[] a = entries;
+            int k = 0;
+            for (int i = 0; i < size; i++) {
+                Entry e = a[i];
+                if (e != null) {
+                    e.slot = k;
+                    a[k++] = e;
+                }
+            }
+            java.util.Arrays.fill(a, k, size, null);
+            size = k;
+            generation++;
+        }
+
+        /** After the bucket was emptied: keeps a modest array for reuse, lets a big one go. */
+        void trim() {
+            if (entries.length > KEPT_CAPACITY) {
+                entries = NO_ENTRIES;
+            }
         }
     }
 
@@ -86,6 +139,21 @@ final class TimingWheel {
     /** A lower bound of the next event tick, valid while {@code eventHintValid}. */
     private long eventHint = NO_TICK;
     private boolean eventHintValid = true;
+    /**
+     * Hierarchical layout: level-0 buckets for the next block of W ticks, starting at {@link
+     * #stagedStart}, filled ahead of time a bounded number of entries per round ({@link #precascade})
+     * from the level-1 bucket that would otherwise cascade all at once at that tick. When the wheel
+     * reaches it, they become level 0 in O(1) (the arrays are swapped).
+     */
+    private Bucket[] staged;
+    private long[] stagedBits;
+    private long stagedStart = NO_TICK;
+    /** Where {@link #precascade} goes on in its source bucket, valid while that bucket's generation holds. */
+    private Bucket precascadeSource;
+    private int precascadeGeneration;
+    private int precascadeCursor;
+    /** The entries due at the tick being processed; reused from tick to tick. */
+    private Entry[] batch = new Entry[64];
 
     /**
      * @param tickNanos length of a tick in nanoseconds, > 0
@@ -137,7 +205,7 @@ final class TimingWheel {
      * @throws IllegalStateException if the entry is already in a wheel
      */
     void schedule(Entry entry) {
-        if (entry.next != null) {
+        if (entry.bucket != null) {
             throw new IllegalStateException("entry is already scheduled");
         }
         place(entry, Math.max(tickOf(entry.deadline), currentTick + 1));
@@ -150,7 +218,7 @@ final class TimingWheel {
      * @return false if it was not in the wheel (fired, removed, or never scheduled)
      */
     boolean remove(Entry entry) {
-        if (entry.next == null) {
+        if (entry.bucket == null) {
             return false;
         }
         unlink(entry);
@@ -169,10 +237,57 @@ final class TimingWheel {
      */
     long advanceTo(long tick, Consumer<? super Entry> expired) {
         for (long t = nextEventTick(); t <= tick; t = nextEventTick()) {
-            processTick(t, expired);
+            cascadeTo(t);
+            int due = takeDue(t);
+            for (int i = 0; i < due; i++) {
+                Entry e = batch[i];
+                batch[i] = null;
+                expired.accept(e);
+            }
         }
+        return skipTo(tick);
+    }
+
+    /**
+     * Moves the current tick to {@code tick}, which must be {@link #nextEventTick()}, and cascades
+     * what starts there: the first step of processing an event tick, before {@link #takeDue}.
+     */
+    void cascadeTo(long tick) {
+        currentTick = tick;
+        eventHintValid = false;
+        if (tick == stagedStart) {
+            swapStaged();
+        }
+        for (int level = levels.length - 1; level > 0; level--) {
+            if ((tick & ((1L << (level * wheelBits)) - 1)) == 0) {
+                cascade(level, digit(tick, level));
+            }
+        }
+    }
+
+    /**
+     * Removes the entries due at {@code tick} (the current tick) and puts them, in bucket order, at
+     * the start of {@link #batch()}, which grows as needed. The caller empties the slots it used.
+     *
+     * @return how many were due
+     */
+    int takeDue(long tick) {
+        return expireBucket(tick);
+    }
+
+    /** The entries {@link #takeDue} removed; only its first slots are meaningful. */
+    Entry[] batch() {
+        return batch;
+    }
+
+    /**
+     * After the events up to {@code tick} were processed: moves the current tick there if it is
+     * ahead (no event lies in between, so every invariant holds).
+     *
+     * @return {@link #nextEventTick()}
+     */
+    long skipTo(long tick) {
         if (tick > currentTick) {
-            // No event lies in between, so skipping there keeps every invariant.
             currentTick = tick;
         }
         return nextEventTick();
@@ -188,6 +303,9 @@ final class TimingWheel {
             for (int level = 1; level < levels.length; level++) {
                 best = Math.min(best, nextCascade(level));
             }
+            if (hasStaged()) {
+                best = Math.min(best, stagedStart);
+            }
             eventHint = best;
             eventHintValid = true;
         }
@@ -196,16 +314,24 @@ final class TimingWheel {
 
     /** Visits every entry in the wheel, in no particular order. */
     void forEach(Consumer<? super Entry> action) {
+        forEachBucketArray(staged, action);
         for (Bucket[] level : levels) {
-            if (level == null) {
+            forEachBucketArray(level, action);
+        }
+    }
+
+    private static void forEachBucketArray(Bucket[] level, Consumer<? super Entry> action) {
+        if (level == null) {
+            return;
+        }
+        for (Bucket bucket : level) {
+            if (bucket == null) {
                 continue;
             }
-            for (Bucket bucket : level) {
-                if (bucket == null) {
-                    continue;
-                }
-                for (Entry e = bucket.next; e != bucket; e = e.next) {
-                    action.accept(e);
+            Entry[] entries = bucket.entries;
+            for (int i = 0, n = bucket.size; i < n; i++) {
+                if (entries[i] != null) {
+                    action.accept(entries[i]);
                 }
             }
         }
@@ -213,6 +339,13 @@ final class TimingWheel {
 
     /** Removes every entry, handing each to {@code removed}. */
     void clear(Consumer<? super Entry> removed) {
+        if (staged != null) {
+            for (Bucket bucket : staged) {
+                if (bucket != null) {
+                    drain(bucket, removed);
+                }
+            }
+        }
         for (Bucket[] level : levels) {
             if (level == null) {
                 continue;
@@ -228,6 +361,138 @@ final class TimingWheel {
         eventHintValid = true;
     }
 
+    /**
+     * Hierarchical layout: moves up to {@code budget} entries of the level-1 bucket that cascades at
+     * the start of the next block into the staged level 0 for that block, so that its cascade does
+     * not land on a single round. Entries scheduled meanwhile still go to that bucket; whatever is
+     * left there when the block starts cascades as before.
+     *
+     * @return whether that bucket still holds entries (call again on the next round)
+     */
+    boolean precascade(int budget) {
+        if (levels.length < 2 || levels[1] == null) {
+            return false;
+        }
+        long blockStart = clearLowBits(currentTick, wheelBits) + (wheelMask + 1L);
+        int index = digit(blockStart, 1);
+        if (blockStart > maxTick || blockStart < 0 || index == 0) {
+            return false; // a new level-2 block starts there: its entries cascade through level 2
+        }
+        Bucket source = levels[1][index];
+        if (source == null || source.isEmpty()) {
+            return false;
+        }
+        if (staged == null) {
+            stagedBits = new long[(wheelMask >>> 6) + 1];
+            staged = new Bucket[wheelMask + 1];
+        }
+        stagedStart = blockStart;
+        if (source != precascadeSource || source.generation != precascadeGeneration) {
+            precascadeSource = source;
+            precascadeGeneration = source.generation;
+            precascadeCursor = 0;
+        }
+        // Front to back, clearing slots as a removal does: the order within a tick is kept.
+        Entry[] entries = source.entries;
+        int i = precascadeCursor;
+        int moved = 0;
+        while (moved < budget && i < source.size) {
+            Entry e = entries[i];
+            entries[i++] = null;
+            if (e == null) {
+                continue; // a removed entry's slot
+            }
+            source.live--;
+            long dueTick = Math.max(tickOf(e.deadline), blockStart);
+            int slot = digit(dueTick, 0);
+            Bucket target = staged[slot];
+            if (target == null) {
+                target = new Bucket(0, slot, stagedBits);
+                staged[slot] = target;
+            }
+            if (target.isEmpty()) {
+                stagedBits[slot >>> 6] |= 1L << slot;
+            }
+            target.add(e);
+            target.minDeadline = Math.min(target.minDeadline, e.deadline);
+            moved++;
+        }
+        precascadeCursor = i;
+        touches += moved;
+        if (source.live == 0) {
+            source.size = 0;
+            source.generation++;
+            clearOccupied(source);
+            source.trim();
+        }
+        if (eventHintValid) {
+            eventHint = Math.min(eventHint, blockStart);
+        }
+        return source.live > 0;
+    }
+
+    /**
+     * The tick from which {@link #precascade} has work: the start of the block before the next
+     * level-1 cascade; {@link #NO_TICK} if there is none. The worker wakes for it, so that the
+     * cascade is spread over that block's rounds rather than left to one.
+     */
+    long nextPrecascadeTick() {
+        long cascade = levels.length < 2 ? NO_TICK : nextCascade(1);
+        if (cascade == NO_TICK) {
+            return NO_TICK;
+        }
+        return Math.max(cascade - (wheelMask + 1L), currentTick + 1);
+    }
+
+    private boolean hasStaged() {
+        if (stagedBits == null || stagedStart == NO_TICK) {
+            return false;
+        }
+        for (long word : stagedBits) {
+            if (word != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** At the start of the staged block: the staged buckets become level 0 (which is empty by now). */
+    private void swapStaged() {
+        stagedStart = NO_TICK;
+        if (!hasStagedBits()) {
+            return;
+        }
+        Bucket[] oldLevel0 = levels[0];
+        long[] oldBits = occupied[0];
+        levels[0] = staged;
+        occupied[0] = stagedBits;
+        staged = oldLevel0;
+        stagedBits = oldBits;
+        if (oldLevel0 == null) {
+            staged = new Bucket[wheelMask + 1];
+            stagedBits = new long[(wheelMask >>> 6) + 1];
+            return;
+        }
+        // Level 0 holds only the block that just ended, all fired; should anything remain, re-place it.
+        for (Bucket bucket : oldLevel0) {
+            if (bucket != null && !bucket.isEmpty()) {
+                drain(bucket, e -> place(e, Math.max(tickOf(e.deadline), currentTick)));
+            }
+        }
+    }
+
+    private boolean hasStagedBits() {
+        if (stagedBits == null) {
+            return false;
+        }
+        for (long word : stagedBits) {
+            if (word != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     // ---------------------------------------------------------------------------------------
 
     /** First tick whose boundary is at or after {@code deadline}. */
@@ -237,17 +502,6 @@ final class TimingWheel {
         }
         long ticks = deadline / tickNanos;
         return deadline % tickNanos == 0 ? ticks : ticks + 1;
-    }
-
-    private void processTick(long tick, Consumer<? super Entry> expired) {
-        currentTick = tick;
-        eventHintValid = false;
-        for (int level = levels.length - 1; level > 0; level--) {
-            if ((tick & ((1L << (level * wheelBits)) - 1)) == 0) {
-                cascade(level, digit(tick, level));
-            }
-        }
-        expireBucket(tick, expired);
     }
 
     /** Moves a bucket's entries, whose span starts now, down to the levels where they belong. */
@@ -260,47 +514,78 @@ final class TimingWheel {
         drain(bucket, e -> place(e, Math.max(tickOf(e.deadline), currentTick)));
     }
 
-    private void expireBucket(long tick, Consumer<? super Entry> expired) {
+    /**
+     * Takes the bucket's due entries into {@link #batch} in one pass over its array, compacting
+     * those left (a later round, flat layout) in place.
+     */
+    private int expireBucket(long tick) {
         Bucket[] buckets = levels[0];
         Bucket bucket = buckets == null ? null : buckets[(int) tick & wheelMask];
         if (bucket == null || bucket.isEmpty()) {
-            return;
+            return 0;
         }
         long boundary = tick > maxTick ? Long.MAX_VALUE : tick * tickNanos;
         long min = Long.MAX_VALUE;
-        Entry e = bucket.next;
-        while (e != bucket) {
-            Entry next = e.next;
-            touches++;
+        Entry[] entries = bucket.entries;
+        int n = bucket.size;
+        Entry[] out = batch;
+        if (out.length < n) {
+            out = new Entry[Math.max(n, out.length * 2)];
+            batch = out;
+        }
+        int count = 0;
+        int kept = 0;
+        for (int i = 0; i < n; i++) {
+            Entry e = entries[i];
+            if (e == null) {
+                continue; // removed
+            }
             if (e.deadline <= boundary) {
-                unlink(e);
-                size--;
-                expired.accept(e);
+                e.bucket = null;
+                out[count++] = e;
             } else {
                 min = Math.min(min, e.deadline); // a later round (flat layout)
+                e.slot = kept;
+                entries[kept++] = e;
             }
-            e = next;
         }
+        touches += n;
+        java.util.Arrays.fill(entries, kept, n, null);
+        bucket.size = kept;
+        bucket.live = kept;
         bucket.minDeadline = min;
+        size -= count;
+        if (kept == 0) {
+            clearOccupied(bucket);
+            bucket.trim();
+        }
+        return count;
     }
 
-    /** Unlinks all of a bucket's entries first, then hands them over, so the action may re-place them. */
+    /** Empties the bucket first, then hands its entries over, so the action may re-place them. */
     private void drain(Bucket bucket, Consumer<? super Entry> action) {
         if (bucket.isEmpty()) {
             return;
         }
-        Entry e = bucket.next;
-        bucket.prev.next = null;
-        bucket.next = bucket;
-        bucket.prev = bucket;
+        Entry[] entries = bucket.entries;
+        int n = bucket.size;
+        bucket.entries = NO_ENTRIES;
+        bucket.size = 0;
+        bucket.live = 0;
+        bucket.generation++;
         bucket.minDeadline = Long.MAX_VALUE;
         clearOccupied(bucket);
-        while (e != null) {
-            Entry next = e.next;
-            e.next = null;
-            e.prev = null;
+        for (int i = 0; i < n; i++) {
+            Entry e = entries[i];
+            if (e == null) {
+                continue;
+            }
+            entries[i] = null;
+            e.bucket = null;
             action.accept(e);
-            e = next;
+        }
+        if (bucket.isEmpty() && entries.length <= KEPT_CAPACITY) {
+            bucket.entries = entries; // all slots are null again: reuse it
         }
     }
 
@@ -310,13 +595,9 @@ final class TimingWheel {
         int index = digit(dueTick, level);
         Bucket bucket = bucket(level, index);
         if (bucket.isEmpty()) {
-            occupied[level][index >>> 6] |= 1L << index;
+            bucket.bits[index >>> 6] |= 1L << index;
         }
-        Entry tail = bucket.prev;
-        entry.prev = tail;
-        entry.next = bucket;
-        tail.next = entry;
-        bucket.prev = entry;
+        bucket.add(entry);
         if (level == 0) {
             bucket.minDeadline = Math.min(bucket.minDeadline, entry.deadline);
         }
@@ -327,21 +608,20 @@ final class TimingWheel {
     }
 
     private void unlink(Entry entry) {
-        Entry prev = entry.prev;
-        Entry next = entry.next;
-        prev.next = next;
-        next.prev = prev;
-        entry.next = null;
-        entry.prev = null;
-        if (prev == next && prev instanceof Bucket) {
-            Bucket bucket = (Bucket) prev;
+        Bucket bucket = entry.bucket;
+        bucket.entries[entry.slot] = null;
+        entry.bucket = null;
+        if (--bucket.live == 0) {
+            bucket.size = 0; // every slot is clear
+            bucket.generation++;
             bucket.minDeadline = Long.MAX_VALUE;
             clearOccupied(bucket);
+            bucket.trim();
         }
     }
 
     private void clearOccupied(Bucket bucket) {
-        occupied[bucket.level][bucket.index >>> 6] &= ~(1L << bucket.index);
+        bucket.bits[bucket.index >>> 6] &= ~(1L << bucket.index);
     }
 
     private Bucket bucket(int level, int index) {
@@ -353,7 +633,7 @@ final class TimingWheel {
         }
         Bucket bucket = buckets[index];
         if (bucket == null) {
-            bucket = new Bucket(level, index);
+            bucket = new Bucket(level, index, occupied[level]);
             buckets[index] = bucket;
         }
         return bucket;

@@ -40,7 +40,29 @@ final class Worker implements Runnable {
     private final AtomicLong wakeUps = new AtomicLong();
     private final Consumer<TimeoutHandle> take = this::take;
     private final Consumer<TimeoutHandle> unlink = this::unlink;
-    private final Consumer<TimingWheel.Entry> expire = this::expire;
+    private final Profile profile = new Profile();
+    /** The rest of the batch being fired, for {@link #upcoming}: slots [batchNext, batchEnd). */
+    private TimingWheel.Entry[] batchRest;
+    private int batchNext;
+    private int batchEnd;
+
+    /**
+     * With a lateness listener, the worker reads the clock once per this many tasks it runs (a
+     * power of two): a clock read per task would cost more than a no-op task.
+     */
+    static final int LATENESS_CLOCK_EVERY = 16;
+    /**
+     * Entries moved ahead of time per round from the level-1 bucket that cascades next ({@link
+     * TimingWheel#precascade}): with 512 buckets that is up to 4 M per block, at well under 1 ms a round.
+     */
+    static final int PRECASCADE_BUDGET = 8192;
+    /**
+     * Timeouts (plus one per tick) a round fires before it ends early to look at the hand-offs and
+     * queries again and carries on: a round is bounded by this much work, or one tick's, whichever is more.
+     */
+    static final int ROUND_WORK_LIMIT = 16_384;
+    /** Queries are answered and the expired count published once per this many fired (power of two). */
+    static final int QUERY_CHECK_EVERY = 64;
 
     /** Time since start (ns) at which the sleeping worker wakes; {@link #AWAKE} or {@link #IDLE}. */
     volatile long wakeAt = AWAKE;
@@ -77,17 +99,54 @@ final class Worker implements Runnable {
                 // Read the time before taking the hand-offs: whatever was handed off before the
                 // clock reached `now` is then taken in time to fire at its own tick.
                 long now = currentTick();
-                boolean handedOff = timer.newTimeouts.takeAll(take) | timer.cancelledTimeouts.takeAll(unlink);
+                long roundStart = System.nanoTime();
+                boolean handedOff = timer.newTimeouts.takeAll(take, ROUND_WORK_LIMIT)
+                        | timer.cancelledTimeouts.takeAll(unlink, ROUND_WORK_LIMIT);
                 answerQueries();
-                long next = wheel.advanceTo(now, expire);
+                long phaseEnd = System.nanoTime();
+                profile.take += phaseEnd - roundStart;
+                int work = 0;
+                long t = wheel.nextEventTick();
+                for (; t <= now && timer.isRunning() && work < ROUND_WORK_LIMIT; t = wheel.nextEventTick()) {
+                    long phaseStart = phaseEnd;
+                    wheel.cascadeTo(t);
+                    publishedTick = t;
+                    dueAt = t * tickNanos;
+                    long cascaded = System.nanoTime();
+                    int due = wheel.takeDue(t);
+                    work += due + 1;
+                    long taken = System.nanoTime();
+                    fire(wheel.batch(), due);
+                    phaseEnd = System.nanoTime();
+                    profile.cascade += cascaded - phaseStart;
+                    profile.expire += taken - cascaded;
+                    profile.dispatch += phaseEnd - taken;
+                }
+                // Behind (the work limit cut the round short): take the hand-offs and go on at once.
+                boolean behind = t <= now && timer.isRunning();
+                if (!behind) {
+                    wheel.skipTo(now);
+                }
+                // Spread the next block's cascade over the rounds before it (bounded work per round).
+                boolean precascading = !behind && timer.isRunning() && wheel.precascade(PRECASCADE_BUDGET);
+                long next = Math.min(wheel.nextEventTick(), wheel.nextPrecascadeTick());
                 publishedTick = wheel.currentTick();
+                timer.flushLogs(false);
+                long roundEnd = System.nanoTime();
+                profile.cascade += roundEnd - phaseEnd;
+                profile.endRound(roundEnd - roundStart);
                 // After a hand-off more are likely: look again at the next tick rather than at the
                 // next deadline, so that cancelled timeouts do not pile up in the stacks.
-                long wakeTick = handedOff ? Math.min(next, now + 1) : next;
+                long wakeTick = handedOff || precascading ? Math.min(next, now + 1) : next;
                 long wake = wakeTick > maxTick ? IDLE : wakeTick * tickNanos;
                 dueAt = wake;
+                // Repeated failures counted and not yet logged: wake for their summary line in time.
+                long flushAt = timer.nextLogFlush();
+                if (flushAt != Long.MAX_VALUE) {
+                    wake = Math.min(wake, Math.max(flushAt - startTime, 0));
+                }
                 wakeAt = wake;
-                if (hasHandOffs() || !timer.isRunning()) {
+                if (behind || hasHandOffs() || !timer.isRunning()) {
                     wakeAt = AWAKE;
                     continue;
                 }
@@ -108,6 +167,7 @@ final class Worker implements Runnable {
             wakeAt = AWAKE;
             dueAt = IDLE;
             cancelAll();
+            timer.flushLogs(true);
         }
     }
 
@@ -132,24 +192,44 @@ final class Worker implements Runnable {
         wheel.remove(handle); // false if it was expiring when the cancel won: already unlinked
     }
 
-    private void expire(TimingWheel.Entry entry) {
-        long tick = wheel.currentTick();
-        if (tick != publishedTick) {
-            publishedTick = tick;
-            dueAt = tick * tickNanos;
+    /**
+     * Runs (or hands to the executor) the {@code count} timeouts the wheel took due, emptying their
+     * slots. Per batch rather than per timeout: the expired count, the queries and the lateness
+     * clock (see {@link LatenessListener}), so that a tick with thousands due stays cheap.
+     */
+    private void fire(TimingWheel.Entry[] batch, int count) {
+        LatenessListener listener = timer.latenessListener();
+        long clock = 0;
+        long fired = 0;
+        batchRest = batch;
+        batchEnd = count;
+        for (int i = 0; i < count; i++) {
+            TimeoutHandle handle = (TimeoutHandle) batch[i];
+            batch[i] = null;
+            batchNext = i + 1;
+            if (!timer.isRunning()) {
+                // stop() came while a task of this round ran: the rest of the round never runs.
+                cancelForStop(handle);
+                continue;
+            }
+            // Fails if a cancel won the race; the cancelled stack then finds it already unlinked.
+            if (!handle.compareAndSetState(TimeoutHandle.IN_WHEEL, TimeoutHandle.EXPIRED)) {
+                continue;
+            }
+            if (listener != null && (fired & (LATENESS_CLOCK_EVERY - 1)) == 0) {
+                clock = ticker.nanoTime() - startTime;
+            }
+            fired++;
+            timer.dispatch(handle, listener, clock);
+            if ((fired & (QUERY_CHECK_EVERY - 1)) == 0) {
+                expired.lazySet(expired.get() + QUERY_CHECK_EVERY); // single writer
+                fired -= QUERY_CHECK_EVERY;
+                answerQueries(); // between tasks, so a busy tick does not hold a caller for long
+            }
         }
-        TimeoutHandle handle = (TimeoutHandle) entry;
-        if (!timer.isRunning()) {
-            // stop() came while a task of this round ran: the rest of the round never runs.
-            cancelForStop(handle);
-            return;
-        }
-        // Fails if a cancel won the race; the cancelled stack then finds it already unlinked.
-        if (handle.compareAndSetState(TimeoutHandle.IN_WHEEL, TimeoutHandle.EXPIRED)) {
-            expired.lazySet(expired.get() + 1); // single writer
-            timer.dispatch(handle);
-            answerQueries(); // between tasks, so a busy tick does not hold a caller for long
-        }
+        batchRest = null;
+        batchEnd = 0;
+        expired.lazySet(expired.get() + fired);
     }
 
     /** Stops: cancels every timeout that never ran, in the wheel and still in the stacks. */
@@ -202,6 +282,32 @@ final class Worker implements Runnable {
         return late > 0 ? Duration.ofNanos(late) : Duration.ZERO;
     }
 
+    /** Where the worker's time went, per phase, since it started; read it after stop(). */
+    Profile profile() {
+        return profile;
+    }
+
+    /**
+     * Worker-thread time per phase of a round, in nanoseconds (System.nanoTime, whatever the ticker):
+     * taking the hand-offs, cascading, taking the due entries out of their bucket, and running or
+     * handing off their tasks. Written by the worker only; read after it ended, or as an estimate.
+     */
+    static final class Profile {
+        long take;
+        long cascade;
+        long expire;
+        long dispatch;
+        long rounds;
+        long longestRound;
+
+        void endRound(long nanos) {
+            rounds++;
+            if (nanos > longestRound) {
+                longestRound = nanos;
+            }
+        }
+    }
+
     // --- upcoming --------------------------------------------------------------------------
 
     /** A request for {@link #upcoming(int)} from another thread, answered by the worker. */
@@ -249,6 +355,9 @@ final class Worker implements Runnable {
             }
         };
         wheel.forEach(entry -> offer.accept((TimeoutHandle) entry));
+        for (int i = batchNext; batchRest != null && i < batchEnd; i++) {
+            offer.accept((TimeoutHandle) batchRest[i]); // due this tick, not run yet
+        }
         timer.newTimeouts.forEach(offer);
         List<TimeoutHandle> handles = new ArrayList<>(latestFirst);
         handles.sort(byDeadline);

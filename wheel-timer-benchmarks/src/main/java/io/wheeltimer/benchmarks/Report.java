@@ -52,7 +52,14 @@ public final class Report {
     private void readJmh(Path file) throws IOException {
         jmhResults = file;
         JsonMapper json = JsonMapper.builder().build();
+        Path inFlightFile = file.resolveSibling("jmh-inflight.json");
+        if (Files.exists(inFlightFile)) {
+            readInFlight(json.readTree(inFlightFile.toFile()));
+        }
         for (JsonNode run : json.readTree(file.toFile())) {
+            if (!run.get("benchmark").asString().contains("ScheduleCancelBenchmark")) {
+                continue; // another benchmark's results, read by its own section
+            }
             Contender contender = Contender.valueOf(run.get("params").get("contender").asString());
             int tick = run.get("params").get("tickMillis").asInt();
             int column = run.get("benchmark").asString().endsWith("oneThread") ? 0 : 1;
@@ -149,6 +156,7 @@ public final class Report {
                     .append(" | ").append(fmt(value("lateness", c, "early"))).append(" |\n");
         }
         sections.append('\n');
+        inFlightAndRandomBulkSections(sections);
         table(sections, "Bulk expiry",
                 "1,000,000 timeouts due within the same 100 ms window, 1 ms tick: time from the window's start "
                         + "until all have run (100 ms at best); lower is better.",
@@ -214,6 +222,7 @@ public final class Report {
         double hk = value("bulk", hier, "allRanAfterWindowStartMillis");
         row(md, "bulk expiry: no slower than Netty (" + fmt(nettyBulk) + " ms)", fmt(fk) + " ms", fmt(hk) + " ms",
                 fk <= nettyBulk && hk <= nettyBulk);
+        inFlightAndRandomBulkTargets(md);
         md.append('\n');
     }
 
@@ -317,5 +326,133 @@ public final class Report {
         double abs = Math.abs(v);
         String pattern = abs >= 100 ? "%.0f" : abs >= 10 ? "%.1f" : abs >= 0.1 || abs == 0 ? "%.2f" : "%.4f";
         return String.format(Locale.ROOT, pattern, v);
+    }
+
+    // --- in-flight traffic, random-order bulk, phase profile, lateness cost, refusals ---------
+
+    /** The in-flight contenders: the JDK executor has no tick and is not compared here. */
+    private static final Contender[] WHEELS_AND_NETTY = {Contender.WHEEL_FLAT, Contender.WHEEL_HIERARCHICAL, Contender.NETTY};
+
+    /** InFlightBenchmark, by tick (ms), then contender: ops/us with 1 and 2 threads. */
+    private final Map<Integer, Map<Contender, double[]>> inFlight = new java.util.HashMap<>();
+
+    private void readInFlight(JsonNode runs) {
+        for (JsonNode run : runs) {
+            Contender contender = Contender.valueOf(run.get("params").get("contender").asString());
+            int tick = run.get("params").get("tickMillis").asInt();
+            int column = run.get("benchmark").asString().endsWith("oneThread") ? 0 : 1;
+            cell(inFlight, tick, contender)[column] = run.get("primaryMetric").get("score").asDouble();
+        }
+    }
+
+    private void inFlightAndRandomBulkSections(StringBuilder md) {
+        md.append("## In-flight request traffic\n\n")
+                .append("Each thread keeps 1,000 thirty-second timeouts outstanding: an operation schedules one and ")
+                .append("cancels the one the same thread scheduled 1,000 operations earlier (`InFlightBenchmark`), so ")
+                .append("cancels hit timeouts already in the wheel; 512 buckets; JMH throughput, higher is better.\n\n")
+                .append("| timer | tick | 1 thread (ops/µs) | × Netty | 2 threads (ops/µs) | × Netty |\n")
+                .append("|---|---:|---:|---:|---:|---:|\n");
+        for (int tick : TICKS) {
+            double[] netty = cell(inFlight, tick, Contender.NETTY);
+            for (Contender c : WHEELS_AND_NETTY) {
+                double[] ops = cell(inFlight, tick, c);
+                md.append("| ").append(c.label()).append(" | ").append(tick).append(" ms | ")
+                        .append(fmt(ops[0])).append(" | ").append(ratio(ops[0], netty[0])).append(" | ")
+                        .append(fmt(ops[1])).append(" | ").append(ratio(ops[1], netty[1])).append(" |\n");
+            }
+        }
+        md.append("\n## Bulk expiry, deadlines in random order\n\n")
+                .append("1,000,000 timeouts, each deadline drawn at random within one 100 ms window that opens 5 s ")
+                .append("ahead, scheduled in that random order, one shared no-op task, 1 ms tick, 512 buckets ")
+                .append("(`Experiments bulk-random`). All ran by: from the window's start (100 ms at best). Latest: how ")
+                .append("late the worst timeout ran, in ticks (every 64th run is timed against the deadline of the ")
+                .append("same rank). Lower is better.\n\n")
+                .append("| timer | all ran by (ms) | × Netty | latest (ticks) |\n|---|---:|---:|---:|\n");
+        double nettyAll = value("bulk-random", Contender.NETTY, "allRanAfterWindowStartMillis");
+        for (Contender c : WHEELS_AND_NETTY) {
+            double all = value("bulk-random", c, "allRanAfterWindowStartMillis");
+            md.append("| ").append(c.label()).append(" | ").append(fmt(all)).append(" | ").append(ratio(all, nettyAll))
+                    .append(" | ").append(fmt(value("bulk-random", c, "maxLateTicks"))).append(" |\n");
+        }
+        md.append("\n### Where the worker's time went\n\n")
+                .append("The same run, the wheel's worker time per phase of its rounds (System.nanoTime around each ")
+                .append("phase): **take** the hand-off stacks into the wheel (during scheduling, before the window), ")
+                .append("**cascade** overflow buckets down (including the bounded pre-cascade of the next block), ")
+                .append("**expire** take the due entries out of their bucket, **dispatch** run their tasks; and the ")
+                .append("worker's longest single round.\n\n")
+                .append("| timer | take (ms) | cascade (ms) | expire (ms) | dispatch (ms) | rounds | longest round (ms) |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (Contender c : new Contender[] {Contender.WHEEL_FLAT, Contender.WHEEL_HIERARCHICAL}) {
+            md.append("| ").append(c.label());
+            for (String field : new String[] {"takeMillis", "cascadeMillis", "expireMillis", "dispatchMillis", "rounds",
+                    "longestRoundMillis"}) {
+                md.append(" | ").append(fmt(value("bulk-random", c, field)));
+            }
+            md.append(" |\n");
+        }
+        Contender hier = Contender.WHEEL_HIERARCHICAL;
+        md.append("\n## Cost of recording lateness\n\n")
+                .append("1,000,000 timeouts due within 100 ms (in order), hierarchical layout, 1 ms tick: the worker's ")
+                .append("busy time (cascade + expire + dispatch) without a `LatenessListener` and with one that ")
+                .append("records into a Micrometer `Timer` (as the starter's `wheel.timer.lateness`); best of three ")
+                .append("alternating passes each (`Experiments lateness-cost`); and, for the same passes, the time ")
+                .append("from the window's start until all ran (the expiry throughput over the window).\n\n")
+                .append("| | without | with | cost |\n|---|---:|---:|---:|\n")
+                .append("| all ran by (ms) | ").append(fmt(value("lateness-cost", hier, "allRanMillisWithout"))).append(" | ")
+                .append(fmt(value("lateness-cost", hier, "allRanMillisWith"))).append(" | ")
+                .append(fmt(value("lateness-cost", hier, "allRanCostPercent"))).append(" % |\n")
+                .append("| worker busy time (ms) | ").append(fmt(value("lateness-cost", hier, "expiryMillisWithout"))).append(" | ")
+                .append(fmt(value("lateness-cost", hier, "expiryMillisWith"))).append(" | ")
+                .append(fmt(value("lateness-cost", hier, "costPercent"))).append(" % |\n\n");
+        md.append("## A flood of executor refusals\n\n")
+                .append("20,000 timeouts due at once, each refused by the task executor (a shut-down pool), hierarchical ")
+                .append("layout (`Experiments refusals`): the worker's CPU time for them, logging included (the first ")
+                .append("refusal is logged with its stack trace, the rest counted).\n\n")
+                .append("Then a second flood of 20,000, with the code warm and the first line already logged.\n\n")
+                .append("| refusals per flood | counted as failed (both) | worker CPU, first flood (ms) | wall time, first flood (ms) | worker CPU, second flood (ms) |\n")
+                .append("|---:|---:|---:|---:|---:|\n")
+                .append("| ").append(fmt(value("refusals", hier, "refusals"))).append(" | ")
+                .append(fmt(value("refusals", hier, "failedCounted"))).append(" | ")
+                .append(fmt(value("refusals", hier, "workerCpuMillis"))).append(" | ")
+                .append(fmt(value("refusals", hier, "wallMillis"))).append(" | ")
+                .append(fmt(value("refusals", hier, "secondFloodWorkerCpuMillis"))).append(" |\n\n")
+                .append("The timer's own share, with an executor whose refusal costs nothing (it throws one prepared ")
+                .append("exception; `Experiments refusals-own`): ")
+                .append(fmt(value("refusals-own", hier, "workerCpuMillis"))).append(" ms for the first flood, ")
+                .append(fmt(value("refusals-own", hier, "secondFloodWorkerCpuMillis")))
+                .append(" ms for the second; the rest is the pool building its `RejectedExecutionException`.\n\n");
+    }
+
+    private void inFlightAndRandomBulkTargets(StringBuilder md) {
+        Contender flat = Contender.WHEEL_FLAT;
+        Contender hier = Contender.WHEEL_HIERARCHICAL;
+        for (int tick : TICKS) {
+            for (int column = 0; column < 2; column++) {
+                double netty = cell(inFlight, tick, Contender.NETTY)[column];
+                double f = cell(inFlight, tick, flat)[column] / netty;
+                double h = cell(inFlight, tick, hier)[column] / netty;
+                row(md, "in-flight traffic, " + (column + 1) + (column == 0 ? " thread" : " threads") + ", "
+                        + tick + " ms tick: ≥ 1.3 × Netty", x(f), x(h), f >= 1.3 && h >= 1.3);
+            }
+        }
+        double nettyAll = value("bulk-random", Contender.NETTY, "allRanAfterWindowStartMillis");
+        double fa = value("bulk-random", flat, "allRanAfterWindowStartMillis");
+        double ha = value("bulk-random", hier, "allRanAfterWindowStartMillis");
+        row(md, "random-order bulk: all ran within 5 % of Netty's time (" + fmt(nettyAll) + " ms)", fmt(fa) + " ms",
+                fmt(ha) + " ms", fa <= nettyAll * 1.05 && ha <= nettyAll * 1.05);
+        double fl = value("bulk-random", flat, "maxLateTicks");
+        double hl = value("bulk-random", hier, "maxLateTicks");
+        row(md, "random-order bulk: none late by more than 2 ticks (Netty " + fmt(value("bulk-random", Contender.NETTY,
+                "maxLateTicks")) + ")", fmt(fl), fmt(hl), fl <= 2 && hl <= 2);
+        double round = value("bulk-random", hier, "longestRoundMillis");
+        row(md, "random-order bulk: the worker's longest round ≤ 5 ms (hierarchical)",
+                fmt(value("bulk-random", flat, "longestRoundMillis")) + " ms", fmt(round) + " ms", round <= 5);
+        double cost = value("lateness-cost", hier, "allRanCostPercent");
+        row(md, "recording lateness into a Micrometer Timer costs ≤ 5 % of expiry throughput (1M due in 100 ms; "
+                + "worker busy time: +" + fmt(value("lateness-cost", hier, "costPercent")) + " %)", "–", fmt(cost) + " %",
+                cost <= 5);
+        double refusals = value("refusals", hier, "workerCpuMillis");
+        row(md, "20,000 executor refusals cost the worker < 100 ms (a shut-down pool's refusal; the timer's own share "
+                + fmt(value("refusals-own", hier, "workerCpuMillis")) + " ms)", "–", fmt(refusals) + " ms", refusals < 100);
     }
 }

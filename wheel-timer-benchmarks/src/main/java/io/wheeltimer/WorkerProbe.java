@@ -1,0 +1,28 @@
+package io.wheeltimer;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * For the benchmarks only: reads a timer's package-private worker profile (time per phase of a
+ * round, the longest round), so that the public API need not expose it. Lives in the benchmarks
+ * module, in the core's package.
+ */
+public final class WorkerProbe {
+
+    private WorkerProbe() {
+    }
+
+    /** The worker's time per phase (ms) and its longest round (ms); exact once the timer stopped. */
+    public static Map<String, Object> profile(HashedWheelTimer timer) {
+        Worker.Profile p = timer.profile();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("takeMillis", p.take / 1e6);
+        out.put("cascadeMillis", p.cascade / 1e6);
+        out.put("expireMillis", p.expire / 1e6);
+        out.put("dispatchMillis", p.dispatch / 1e6);
+        out.put("rounds", p.rounds);
+        out.put("longestRoundMillis", p.longestRound / 1e6);
+        return out;
+    }
+}

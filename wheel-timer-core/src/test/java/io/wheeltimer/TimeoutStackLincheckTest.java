@@ -1,0 +1,55 @@
+package io.wheeltimer;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Lincheck model checking of the hand-off stack: producers push concurrently while the worker (one
+ * thread: the {@code worker} group) takes everything or a bounded portion. Every interleaving of the
+ * generated scenarios must be linearizable against the same class run sequentially: nothing lost,
+ * nothing taken twice, push order kept, and "was empty" true for exactly the push that found it so.
+ */
+@Param(name = "id", gen = IntGen.class, conf = "1:9")
+public class TimeoutStackLincheckTest {
+
+    private final TimeoutStack stack = new TimeoutStack();
+
+    @Operation
+    public boolean push(@Param(name = "id") int id) {
+        return stack.push(new TimeoutHandle(null, null, id));
+    }
+
+    @Operation(nonParallelGroup = "worker")
+    public List<Long> takeAll() {
+        List<Long> taken = new ArrayList<>();
+        stack.takeAll(handle -> taken.add(handle.deadline));
+        return taken;
+    }
+
+    @Operation(nonParallelGroup = "worker")
+    public List<Long> takeTwo() {
+        List<Long> taken = new ArrayList<>();
+        stack.takeAll(handle -> taken.add(handle.deadline), 2);
+        return taken;
+    }
+
+    @Operation(nonParallelGroup = "worker")
+    public boolean isEmpty() {
+        return stack.isEmpty();
+    }
+
+    @Test
+    public void everyInterleavingIsLinearizable() {
+        new ModelCheckingOptions()
+                .iterations(10)
+                .invocationsPerIteration(300)
+                .threads(3)
+                .actorsPerThread(3)
+                .check(getClass());
+    }
+}
