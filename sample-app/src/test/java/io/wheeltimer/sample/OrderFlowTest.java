@@ -26,7 +26,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "orders.payment-window=1s",
-        "wheel-timer.tick-duration=10ms"})
+        "wheel-timer.tick-duration=10ms",
+        "spring.datasource.url=jdbc:h2:file:./target/test-db/flow-${random.uuid}"})
 class OrderFlowTest {
 
     private static final Duration WINDOW = Duration.ofSeconds(1);
