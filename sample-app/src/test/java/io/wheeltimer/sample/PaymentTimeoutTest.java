@@ -1,0 +1,33 @@
+package io.wheeltimer.sample;
+
+import static io.wheeltimer.sample.Api.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * Issue 9 item 4 (SPEC section 8): a payment provider slower than {@code orders.payment-timeout}
+ * answers 504 as a problem detail and leaves the order awaiting payment. Relies only on a
+ * {@link java.util.concurrent.TimeoutException} reaching the handler, however the limit is applied.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "orders.provider-latency=3s",
+        "orders.payment-timeout=200ms",
+        "spring.datasource.url=jdbc:h2:file:./target/test-db/timeout-${random.uuid}"})
+class PaymentTimeoutTest {
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void aSlowProviderIsA504AndTheOrderStaysPendingPayment() {
+        Api api = new Api(port);
+        String id = api.place("book");
+
+        assertProblem(api.pay(id), 504, "still awaiting payment");
+
+        assertThat(api.status(id)).isEqualTo("PENDING_PAYMENT");
+    }
+}
