@@ -1,5 +1,7 @@
 package io.wheeltimer.sample;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
 import org.apache.commons.logging.Log;
@@ -21,11 +23,14 @@ class DeadlineRecovery {
     private final OrderStore store;
     private final PaymentDeadlines deadlines;
     private final Clock clock;
+    private final Counter swept;
 
-    DeadlineRecovery(OrderStore store, PaymentDeadlines deadlines, Clock clock) {
+    DeadlineRecovery(OrderStore store, PaymentDeadlines deadlines, Clock clock, MeterRegistry meters) {
         this.store = store;
         this.deadlines = deadlines;
         this.clock = clock;
+        this.swept = Counter.builder("orders.cancelled").tag("by", "sweep")
+                .description("Overdue orders this instance's sweep cancelled").register(meters);
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -48,6 +53,7 @@ class DeadlineRecovery {
     void sweep() {
         int cancelled = store.cancelOverdue(clock.instant());
         if (cancelled > 0) {
+            swept.increment(cancelled);
             logger.info("Sweep cancelled " + cancelled + " overdue orders that no timer here held");
         }
     }

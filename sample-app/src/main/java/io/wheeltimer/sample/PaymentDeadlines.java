@@ -3,6 +3,8 @@ package io.wheeltimer.sample;
 import io.wheeltimer.Timeout;
 import io.wheeltimer.Timer;
 import io.wheeltimer.spring.WheelTimeout;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -26,10 +28,13 @@ public class PaymentDeadlines {
     private final Timer timer;
     /** The deadlines this instance armed, to cancel on payment; an optimisation, the database decides. */
     private final Map<String, Timeout> armed = new ConcurrentHashMap<>();
+    private final Counter cancelled;
 
-    PaymentDeadlines(OrderStore store, Timer timer) {
+    PaymentDeadlines(OrderStore store, Timer timer, MeterRegistry meters) {
         this.store = store;
         this.timer = timer;
+        this.cancelled = Counter.builder("orders.cancelled").tag("by", "deadline")
+                .description("Orders this instance cancelled at their deadline").register(meters);
     }
 
     /**
@@ -85,6 +90,7 @@ public class PaymentDeadlines {
     private void expire(String orderId) {
         armed.remove(orderId);
         if (store.cancel(orderId)) {
+            cancelled.increment();
             logger.info("Order " + orderId + " was not paid in time: cancelled");
         }
     }
