@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -37,9 +38,17 @@ class DeadlineRecovery {
     void armPendingDeadlines() {
         List<Order> pending = store.pending();
         var now = clock.instant();
-        pending.forEach(order -> deadlines.armAgain(order.id(), order.payBy(), now));
+        int refused = 0;
+        for (Order order : pending) {
+            try {
+                deadlines.armAgain(order.id(), order.payBy(), now);
+            } catch (RejectedExecutionException | IllegalStateException e) {
+                refused++; // the timer is full or stopped: the sweep cancels these when they are overdue
+            }
+        }
         if (!pending.isEmpty()) {
-            logger.info("Armed the deadlines of " + pending.size() + " pending orders again");
+            logger.info("Armed the deadlines of " + (pending.size() - refused) + " pending orders again"
+                    + (refused > 0 ? "; the timer refused " + refused + ", left to the sweep" : ""));
         }
     }
 
