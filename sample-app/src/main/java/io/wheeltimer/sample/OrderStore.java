@@ -1,64 +1,76 @@
 package io.wheeltimer.sample;
 
-import io.wheeltimer.Timeout;
-import java.util.Collection;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
- * The orders and the payment deadlines of the pending ones, in memory. A status changes only from
- * {@code PENDING_PAYMENT}, atomically, so a payment and the deadline racing each other have
- * exactly one winner.
+ * The orders, as rows of table {@code orders}. A status changes only from {@code PENDING_PAYMENT}, by a
+ * conditional update, so a payment and the deadline racing each other (also on two instances) have
+ * exactly one winner: the one whose update counted a row.
  */
 @Component
-public class OrderStore {
+class OrderStore {
 
-    private final Map<String, Order> orders = new ConcurrentHashMap<>();
-    private final Map<String, Timeout> deadlines = new ConcurrentHashMap<>();
+    private static final String PENDING = Order.Status.PENDING_PAYMENT.name();
+
+    private final JdbcClient jdbc;
+
+    OrderStore(JdbcClient jdbc) {
+        this.jdbc = jdbc;
+    }
 
     void add(Order order) {
-        orders.put(order.id(), order);
+        jdbc.sql("INSERT INTO orders (id, item, status, created_at, pay_by) VALUES (?, ?, ?, ?, ?)")
+                .params(order.id(), order.item(), order.status().name(), utc(order.createdAt()), utc(order.payBy()))
+                .update();
     }
 
     Optional<Order> find(String id) {
-        return Optional.ofNullable(orders.get(id));
+        return jdbc.sql("SELECT id, item, status, created_at, pay_by FROM orders WHERE id = ?")
+                .param(id).query(OrderStore::order).optional();
     }
 
-    Collection<Order> all() {
-        return List.copyOf(orders.values());
+    List<Order> all() {
+        return jdbc.sql("SELECT id, item, status, created_at, pay_by FROM orders ORDER BY created_at")
+                .query(OrderStore::order).list();
     }
 
-    /**
-     * Moves a pending order to {@code status}; an order in any other status stays as it is.
-     *
-     * @return the order as it was before the call; empty if there is no such order
-     */
-    Optional<Order> settle(String id, Order.Status status) {
-        AtomicReference<Order> before = new AtomicReference<>();
-        orders.computeIfPresent(id, (key, order) -> {
-            before.set(order);
-            return order.status() == Order.Status.PENDING_PAYMENT ? order.withStatus(status) : order;
-        });
-        return Optional.ofNullable(before.get());
+    /** The pending orders and their deadlines, to arm them again at startup. */
+    List<Order> pending() {
+        return jdbc.sql("SELECT id, item, status, created_at, pay_by FROM orders WHERE status = ? ORDER BY pay_by")
+                .param(PENDING).query(OrderStore::order).list();
     }
 
-    /** Keeps a pending order's deadline, to cancel it on payment; not if it has already run. */
-    void rememberDeadline(String id, Timeout deadline) {
-        deadlines.put(id, deadline);
-        if (deadline.isExpired()) {
-            deadlines.remove(id); // it ran before we got here (a very short window)
-        }
+    /** Pays an order still pending whose window is open at {@code now}; true if this call paid it. */
+    boolean pay(String id, Instant now) {
+        return jdbc.sql("UPDATE orders SET status = 'PAID' WHERE id = ? AND status = ? AND pay_by > ?")
+                .params(id, PENDING, utc(now)).update() == 1;
     }
 
-    /** Forgets an order's deadline, cancelling it unless it is the one running. */
-    void forgetDeadline(String id) {
-        Timeout deadline = deadlines.remove(id);
-        if (deadline != null) {
-            deadline.cancel();
-        }
+    /** Cancels an order still pending; true if this call cancelled it. */
+    boolean cancel(String id) {
+        return jdbc.sql("UPDATE orders SET status = 'CANCELLED' WHERE id = ? AND status = ?")
+                .params(id, PENDING).update() == 1;
+    }
+
+    /** Cancels every pending order whose deadline has passed at {@code now}; one indexed query. */
+    int cancelOverdue(Instant now) {
+        return jdbc.sql("UPDATE orders SET status = 'CANCELLED' WHERE status = ? AND pay_by <= ?")
+                .params(PENDING, utc(now)).update();
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+
+    private static Order order(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
+        return new Order(rs.getString("id"), rs.getString("item"), Order.Status.valueOf(rs.getString("status")),
+                rs.getObject("created_at", OffsetDateTime.class).toInstant(),
+                rs.getObject("pay_by", OffsetDateTime.class).toInstant());
     }
 }

@@ -1,15 +1,37 @@
 package io.wheeltimer.sample;
 
+import java.time.Clock;
+import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 /** An order service whose unpaid orders cancel themselves, on wheel-timer's {@code @WheelTimeout}. */
 @SpringBootApplication
 @ConfigurationPropertiesScan
+@EnableScheduling
 public class SampleApplication {
 
     public static void main(String[] args) {
         SpringApplication.run(SampleApplication.class, args);
+    }
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    /** Tomcat's error pages (bad URIs it rejects itself) as problem details, not HTML. */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReports() {
+        return factory -> factory.addContextCustomizers(context -> {
+            if (context.getParent() instanceof StandardHost host) {
+                host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+            }
+        });
     }
 }

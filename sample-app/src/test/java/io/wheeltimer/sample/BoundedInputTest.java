@@ -1,0 +1,139 @@
+package io.wheeltimer.sample;
+
+import static io.wheeltimer.sample.Api.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Iterator;
+import java.util.concurrent.Flow;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Issue 13 items 5 and 7: the body and the item are bounded, and every error (400, 404, 413, 500,
+ * and Tomcat's own 400s) is a problem detail. Before: a 1 MB item was stored, {"item": 42} became
+ * "42", NUL was kept, 500s were Boot's error JSON and Tomcat's 400s HTML pages.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "spring.datasource.url=jdbc:h2:file:./target/test-db/input-${random.uuid}"})
+@Import(BoundedInputTest.Failing.class)
+class BoundedInputTest {
+
+    /** Only for this test: an endpoint that fails unexpectedly. */
+    @TestConfiguration
+    @RestController
+    static class Failing {
+        @GetMapping("/test-failure")
+        String fail() {
+            throw new IllegalStateException("boom");
+        }
+    }
+
+    @LocalServerPort
+    int port;
+
+    Api api() {
+        return new Api(port);
+    }
+
+    @Nested
+    class TheBody {
+
+        @Test
+        void aMegabyteItemIsA413AndNotStored() {
+            String big = "x".repeat(1 << 20);
+            assertProblem(api().post("/orders", "{\"item\": \"" + big + "\"}"), 413, "4096 bytes");
+            assertThat(api().get("/orders").body()).doesNotContain("xxxxxxxx");
+        }
+
+        @Test
+        void aChunkedBodyOverTheLimitIsA413() {
+            byte[] chunk = ("{\"item\": \"" + "y".repeat(1000)).getBytes();
+            // No Content-Length: the limit is enforced while reading.
+            HttpRequest.BodyPublisher chunked = HttpRequest.BodyPublishers.fromPublisher(
+                    HttpRequest.BodyPublishers.ofByteArrays(() -> new Iterator<>() {
+                        int n;
+                        public boolean hasNext() { return n < 8; }
+                        public byte[] next() { n++; return n == 1 ? chunk : "y".repeat(1000).getBytes(); }
+                    }));
+            HttpResponse<String> response = api().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders"))
+                    .header("Content-Type", "application/json").POST(chunked));
+            assertProblem(response, 413, "orders.max-request-size");
+        }
+
+        @Test
+        void notAJsonObjectIsA400() {
+            assertProblem(api().post("/orders", "[\"book\"]"), 400, null);
+            assertProblem(api().post("/orders", "{\"item\": "), 400, null);
+        }
+    }
+
+    @Nested
+    class TheItem {
+
+        @Test
+        void aNumberIsA400NotCoercedToText() {
+            assertProblem(api().post("/orders", "{\"item\": 42}"), 400, "JSON string");
+            assertProblem(api().post("/orders", "{\"item\": true}"), 400, "JSON string");
+            assertProblem(api().post("/orders", "{\"item\": {\"a\": 1}}"), 400, "JSON string");
+        }
+
+        @Test
+        void controlCharactersAreA400() {
+            assertProblem(api().post("/orders", "{\"item\": \"bo\\u0000ok\"}"), 400, "U+0000");
+            assertProblem(api().post("/orders", "{\"item\": \"bo\\u001bok\"}"), 400, "U+001B");
+        }
+
+        @Test
+        void moreThan200CharactersIsA400AndExactly200IsFine() {
+            assertProblem(api().post("/orders", "{\"item\": \"" + "a".repeat(201) + "\"}"), 400, "at most 200");
+            assertThat(api().post("/orders", "{\"item\": \"" + "a".repeat(200) + "\"}").statusCode()).isEqualTo(201);
+        }
+
+        @Test
+        void printableUnicodeIsAccepted() {
+            assertThat(api().post("/orders", "{\"item\": \"Bücher \uD83D\uDCDA\"}").statusCode()).isEqualTo(201);
+        }
+    }
+
+    @Nested
+    class EveryError {
+
+        @Test
+        void anUnknownPathIsA404Problem() {
+            assertProblem(api().get("/no/such/path"), 404, null);
+        }
+
+        @Test
+        void anUnknownTimerOnTheActuatorIsA404Problem() {
+            assertProblem(api().get("/actuator/wheeltimer/noSuchTimer"), 404, null);
+        }
+
+        @Test
+        void anUnexpectedFailureIsA500ProblemWithoutItsMessage() {
+            HttpResponse<String> response = api().get("/test-failure");
+            assertProblem(response, 500, null);
+            assertThat(response.body()).doesNotContain("boom");
+        }
+
+        @Test
+        void tomcatsOwnRejectionsOfEncodedSlashAndNulAreProblems() {
+            assertProblem(api().get("/orders/a%2Fb"), 400, null);
+            assertProblem(api().get("/orders/a%00b"), 400, null);
+        }
+
+        @Test
+        void aWrongMethodIsA405Problem() {
+            assertProblem(api().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders"))
+                    .DELETE()), 405, null);
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package io.wheeltimer.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.jayway.jsonpath.JsonPath;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.wheeltimer.HashedWheelTimer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Issue 12 (SPEC section 8) against a real PostgreSQL server (a throwaway cluster, never H2 in a
+ * compatibility mode): deadlines survive a restart, two instances on one database settle every order
+ * exactly once, and 50 payments racing the deadline get answers that agree with the stored state.
+ */
+class PostgresTest {
+
+    private static PostgresCluster postgres;
+
+    @BeforeAll
+    static void startPostgres() throws Exception {
+        postgres = PostgresCluster.start();
+    }
+
+    @AfterAll
+    static void stopPostgres() throws Exception {
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    /** A fresh database for one test. */
+    private static String database(String name) throws Exception {
+        try (Connection c = DriverManager.getConnection(postgres.jdbcUrl(), "test", "")) {
+            c.createStatement().execute("CREATE DATABASE " + name);
+        }
+        return postgres.jdbcUrl().replace("/postgres", "/" + name);
+    }
+
+    private static ConfigurableApplicationContext app(String url, String... properties) {
+        List<String> all = new ArrayList<>(List.of(
+                "server.port=0",
+                "spring.datasource.url=" + url,
+                "spring.datasource.username=test",
+                "wheel-timer.tick-duration=10ms",
+                "wheel-timer.shutdown.await-termination-period=0s",
+                "orders.provider-latency=10ms"));
+        all.addAll(List.of(properties));
+        Map<String, String> byKey = new java.util.LinkedHashMap<>(); // a later setting replaces an earlier one
+        all.forEach(p -> byKey.put(p.substring(0, p.indexOf('=')), p));
+        // As arguments, not builder properties: those are defaults, below application.yml.
+        return new SpringApplicationBuilder(SampleApplication.class)
+                .run(byKey.values().stream().map(p -> "--" + p).toArray(String[]::new));
+    }
+
+    private static Api api(ConfigurableApplicationContext app) {
+        return new Api(app.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
+    }
+
+    private static double cancelledBy(ConfigurableApplicationContext app) {
+        return app.getBean(MeterRegistry.class).find("orders.cancelled").counters().stream()
+                .mapToDouble(c -> c.count()).sum();
+    }
+
+    @Nested
+    class DeadlinesSurviveARestart {
+
+        @Test
+        void overdueOrdersAreCancelledAtStartupAndTheOthersAtTheirDeadline() throws Exception {
+            String url = database("restart");
+            String overdue;
+            String onTime;
+            try (ConfigurableApplicationContext first = app(url, "orders.payment-window=60s")) {
+                overdue = api(first).place("overdue");
+                onTime = api(first).place("on time");
+            }
+            // While no instance runs, time passes: one deadline goes by, the other is 4 s away.
+            Instant onTimeBy = Instant.now().plusSeconds(4);
+            try (Connection c = DriverManager.getConnection(url, "test", "");
+                    PreparedStatement update = c.prepareStatement("UPDATE orders SET pay_by = ? WHERE id = ?")) {
+                update.setTimestamp(1, Timestamp.from(Instant.now().minusSeconds(1)));
+                update.setString(2, overdue);
+                update.executeUpdate();
+                update.setTimestamp(1, Timestamp.from(onTimeBy));
+                update.setString(2, onTime);
+                update.executeUpdate();
+            }
+
+            // A sweep an hour away: what cancels them here is the deadline armed again at startup.
+            try (ConfigurableApplicationContext second = app(url, "orders.payment-window=60s",
+                    "orders.recovery-interval=1h")) {
+                Api api = api(second);
+                await().atMost(Api.PATIENCE).until(() -> api.status(overdue).equals("CANCELLED"));
+                Instant firstCancelled = null;
+                while (firstCancelled == null) {
+                    String status = api.status(onTime);
+                    Instant now = Instant.now();
+                    if (status.equals("CANCELLED")) {
+                        firstCancelled = now;
+                    } else {
+                        assertThat(status).isEqualTo("PENDING_PAYMENT");
+                        assertThat(now).as("still pending long after its deadline").isBefore(onTimeBy.plus(Api.PATIENCE));
+                        Thread.sleep(20);
+                    }
+                }
+                assertThat(firstCancelled).as("never cancelled before its deadline").isAfterOrEqualTo(onTimeBy);
+                assertThat(cancelledBy(second)).isEqualTo(2);
+            }
+        }
+    }
+
+    @Nested
+    class TwoInstancesOnOneDatabase {
+
+        @Test
+        void everyOrderEndsPaidOrCancelledExactlyOnceWhenOneInstanceDies() throws Exception {
+            String url = database("two");
+            String[] settings = {"orders.payment-window=2s", "orders.recovery-interval=500ms"};
+            ConfigurableApplicationContext a = app(url, settings);
+            try (ConfigurableApplicationContext b = app(url, settings)) {
+                Api apiA = api(a);
+                Api apiB = api(b);
+                List<String> placedOnA = new ArrayList<>();
+                List<String> placedOnB = new ArrayList<>();
+                for (int i = 0; i < 20; i++) {
+                    placedOnA.add(apiA.place("a" + i));
+                    placedOnB.add(apiB.place("b" + i));
+                }
+                Set<String> paid = new HashSet<>();
+                for (int i = 0; i < 20; i += 2) { // each pays half of the other's orders
+                    assertThat(apiB.pay(placedOnA.get(i)).statusCode()).isEqualTo(200);
+                    assertThat(apiA.pay(placedOnB.get(i)).statusCode()).isEqualTo(200);
+                    paid.add(placedOnA.get(i));
+                    paid.add(placedOnB.get(i));
+                }
+
+                // A dies with its deadlines on its wheel: they never run there.
+                double cancelledByA = cancelledBy(a);
+                a.getBean(HashedWheelTimer.class).stop();
+                a.close();
+
+                List<String> all = Stream.concat(placedOnA.stream(), placedOnB.stream()).toList();
+                await().atMost(Api.PATIENCE).until(() ->
+                        all.stream().noneMatch(id -> apiB.status(id).equals("PENDING_PAYMENT")));
+                for (String id : all) {
+                    assertThat(apiB.status(id)).as(id).isEqualTo(paid.contains(id) ? "PAID" : "CANCELLED");
+                }
+                // Each cancellation counted once, by whichever instance's conditional update won.
+                assertThat(cancelledByA + cancelledBy(b)).isEqualTo(all.size() - paid.size());
+            } finally {
+                a.close();
+            }
+        }
+    }
+
+    @Nested
+    class PaymentsRacingTheDeadline {
+
+        @Test
+        void theAnswersAgreeWithTheStoredStateFor50RacingPayments() throws Exception {
+            String url = database("race");
+            try (ConfigurableApplicationContext app = app(url, "orders.payment-window=1s",
+                    "orders.provider-latency=0ms")) {
+                Api api = api(app);
+                HttpClient http = HttpClient.newHttpClient();
+                int port = app.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+                for (long offsetMillis : new long[] {-200, -40, -20, 0, 20}) {
+                    String placed = api.post("/orders", "{\"item\": \"race\"}").body();
+                    String id = JsonPath.read(placed, "$.id");
+                    Instant payBy = Instant.parse(JsonPath.read(placed, "$.payBy"));
+                    long wait = Duration.between(Instant.now(), payBy.plusMillis(offsetMillis)).toMillis();
+                    if (wait > 0) {
+                        Thread.sleep(wait);
+                    }
+                    List<CompletableFuture<HttpResponse<String>>> payments = new ArrayList<>();
+                    for (int i = 0; i < 50; i++) {
+                        payments.add(http.sendAsync(HttpRequest.newBuilder(
+                                        URI.create("http://127.0.0.1:" + port + "/orders/" + id + "/payment"))
+                                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()));
+                    }
+                    List<Integer> statuses = payments.stream().map(CompletableFuture::join)
+                            .map(HttpResponse::statusCode).toList();
+                    assertThat(statuses).as("offset %d ms", offsetMillis).allMatch(s -> s == 200 || s == 409);
+                    long ok = statuses.stream().filter(s -> s == 200).count();
+                    assertThat(ok).as("offset %d ms", offsetMillis).isLessThanOrEqualTo(1);
+                    await().atMost(Api.PATIENCE).until(() -> !api.status(id).equals("PENDING_PAYMENT"));
+                    assertThat(api.status(id)).as("offset %d ms: %s", offsetMillis, Map.of("200s", ok))
+                            .isEqualTo(ok == 1 ? "PAID" : "CANCELLED");
+                }
+            }
+        }
+    }
+}
