@@ -1,14 +1,11 @@
 package io.wheeltimer.spring;
 
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
@@ -85,8 +82,7 @@ public class WheelTimeLimitBeanPostProcessor extends AbstractBeanFactoryAwareAdv
     }
 
     private TimeLimitedMethod check(Method method, Class<?> userClass) {
-        String description = userClass.getName() + "." + method.getName() + Arrays.stream(method.getParameterTypes())
-                .map(Class::getSimpleName).collect(Collectors.joining(", ", "(", ")"));
+        String description = AnnotatedMethods.describe(method, userClass);
         WheelTimeLimit annotation = AnnotatedElementUtils.findMergedAnnotation(method, WheelTimeLimit.class);
         if (annotation == null) {
             throw new IllegalStateException("No @WheelTimeLimit on " + description);
@@ -96,12 +92,7 @@ public class WheelTimeLimitBeanPostProcessor extends AbstractBeanFactoryAwareAdv
                     + " a deferred call returns before the method runs, so its limit would include the delay."
                     + " Put @WheelTimeLimit on the method the deferred one calls instead");
         }
-        int modifiers = method.getModifiers();
-        if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers)) {
-            throw new IllegalStateException("@WheelTimeLimit method " + description + " is "
-                    + Modifier.toString(modifiers & (Modifier.STATIC | Modifier.PRIVATE | Modifier.FINAL))
-                    + "; a proxy can only limit calls to non-static, non-private, non-final methods");
-        }
+        AnnotatedMethods.checkProxyable(method, description, "@WheelTimeLimit", "limit");
         TimeLimitedMethod.Result result = resultOf(method, description);
         String what = "@WheelTimeLimit on " + description;
         Duration limit = AnnotatedDurations.parse(what + ": limit", annotation.limit(), annotation.timeUnit(), valueResolver);

@@ -3,7 +3,6 @@ package io.wheeltimer.spring;
 import io.wheeltimer.Timeout;
 import io.wheeltimer.Timer;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -12,7 +11,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
-import java.util.stream.Collectors;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
@@ -110,13 +108,12 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
     }
 
     private ScheduledMethod check(Method method, Class<?> userClass) {
-        String description = userClass.getName() + "." + method.getName() + Arrays.stream(method.getParameterTypes())
-                .map(Class::getSimpleName).collect(Collectors.joining(", ", "(", ")"));
+        String description = AnnotatedMethods.describe(method, userClass);
         WheelTimeout annotation = AnnotatedElementUtils.findMergedAnnotation(method, WheelTimeout.class);
         if (annotation == null) {
             throw new IllegalStateException("No @WheelTimeout on " + description);
         }
-        checkInterceptable(method, description);
+        AnnotatedMethods.checkProxyable(method, description, "@WheelTimeout", "defer");
         ScheduledMethod.Result result = resultOf(method, description);
         Duration delay = delayOf(annotation, description);
         String timerName = annotation.timer();
@@ -148,16 +145,6 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
             throw new IllegalStateException("@WheelTimeout on " + description + ": executor '" + executorName
                     + "' is not the name of a java.util.concurrent.Executor bean; Executor beans: "
                     + Arrays.toString(executors));
-        }
-    }
-
-    /** A proxy cannot intercept these: the call would run at once, silently. */
-    private static void checkInterceptable(Method method, String description) {
-        int modifiers = method.getModifiers();
-        if (Modifier.isStatic(modifiers) || Modifier.isPrivate(modifiers) || Modifier.isFinal(modifiers)) {
-            throw new IllegalStateException("@WheelTimeout method " + description + " is "
-                    + Modifier.toString(modifiers & (Modifier.STATIC | Modifier.PRIVATE | Modifier.FINAL))
-                    + "; a proxy can only defer calls to non-static, non-private, non-final methods");
         }
     }
 
