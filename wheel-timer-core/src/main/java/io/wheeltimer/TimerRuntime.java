@@ -59,6 +59,10 @@ final class TimerRuntime implements TimeoutOwner {
     private final Executor taskExecutor;
     /** Runs once, on the transition to {@code SHUTDOWN} (the front's instance count). */
     private final Runnable onShutdown;
+    /**
+     * Set once by {@link #attach}, in the front's constructor (the worker needs the runtime first):
+     * every other thread reaches the runtime through the front's final field or a handle made later.
+     */
     private Thread workerThread;
 
     /**
