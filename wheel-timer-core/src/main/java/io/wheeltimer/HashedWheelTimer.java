@@ -5,18 +5,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A {@link Timer} for very many approximate timeouts: request deadlines, idle and session
@@ -53,6 +48,10 @@ import java.util.concurrent.atomic.LongAdder;
  * ...
  * timer.stop();          // on shutdown: returns what never ran
  * }</pre>
+ *
+ * <p>This class is the front: constructors, builder, validation, the leak check and the count of
+ * live instances. Everything else is delegated to an internal runtime (hand-off, counters,
+ * lifecycle, dispatch) that one worker thread drives around the wheel.
  */
 public class HashedWheelTimer implements Timer, AutoCloseable {
 
@@ -66,7 +65,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         SHUTDOWN
     }
 
-    static final System.Logger LOG = System.getLogger(HashedWheelTimer.class.getName());
+    static final System.Logger LOG = TimerRuntime.LOG;
 
     /** Default tick duration, as in Netty. */
     public static final Duration DEFAULT_TICK_DURATION = Duration.ofMillis(100);
@@ -78,44 +77,28 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
     public static final boolean DEFAULT_HIERARCHICAL = true;
 
     /** How long {@link #upcoming} waits for a worker that is busy with a task. */
-    static final int UPCOMING_WAIT_SECONDS = 2;
+    static final int UPCOMING_WAIT_SECONDS = TimerRuntime.UPCOMING_WAIT_SECONDS;
 
     /** Repeated refusals and task failures are logged as one count per this interval. */
-    static final long REPEAT_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+    static final long REPEAT_LOG_INTERVAL_NANOS = TimerRuntime.REPEAT_LOG_INTERVAL_NANOS;
     private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int INSTANCE_COUNT_LIMIT = 64;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     private static final AtomicBoolean WARNED_TOO_MANY_INSTANCES = new AtomicBoolean();
     private static final Cleaner CLEANER = Cleaner.create();
     /** Marks "run tasks on the worker thread", which needs no executor call. */
-    private static final Executor ON_WORKER = Runnable::run;
+    private static final Executor ON_WORKER = TimerRuntime.ON_WORKER;
 
     private final String name;
     private final long tickNanos;
     private final int ticksPerWheel;
     private final long maxPendingTimeouts;
-    private final Executor taskExecutor;
-    private final Ticker ticker;
+    /** Hand-off, counters, lifecycle and dispatch: everything but the front's own settings. */
+    final TimerRuntime runtime;
+    /** Held only for the probes of tests and benchmarks; the runtime knows just its thread. */
     private final Worker worker;
     private final Thread workerThread;
-    private final AtomicInteger state = new AtomicInteger(State.INIT.ordinal());
-    private final CountDownLatch startedLatch = new CountDownLatch(1);
     private final Cleaner.Cleanable cleanable;
-    private volatile long startTime;
-    /** Read once per fired timeout; null (the default) costs one volatile read. */
-    private volatile LatenessListener latenessListener;
-
-    final TimeoutStack newTimeouts = new TimeoutStack();
-    final TimeoutStack cancelledTimeouts = new TimeoutStack();
-    private final LongAdder scheduled = new LongAdder();
-    private final LongAdder cancelled = new LongAdder();
-    private final LongAdder rejected = new LongAdder();
-    private final LongAdder failed = new LongAdder();
-    /** Refusals and task failures: the first logged in full, repeats counted (a flood must not stall the worker). */
-    private final RepeatLog refusals;
-    private final RepeatLog taskFailures;
-    /** Pending count for the {@code maxPendingTimeouts} limit; maintained only when there is one. */
-    private final AtomicLong admitted;
 
     /** A timer with Netty's defaults: 100 ms ticks, 512 buckets, threads from {@link Executors#defaultThreadFactory()}. */
     public HashedWheelTimer() {
@@ -243,12 +226,8 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         this.tickNanos = nanos;
         this.ticksPerWheel = wheelSize;
         this.maxPendingTimeouts = maxPendingTimeouts;
-        this.admitted = maxPendingTimeouts > 0 ? new AtomicLong() : null;
-        this.taskExecutor = taskExecutor;
-        this.ticker = ticker;
-        this.refusals = new RepeatLog(LOG, "tasks refused by the task executor", REPEAT_LOG_INTERVAL_NANOS, ticker::nanoTime);
-        this.taskFailures = new RepeatLog(LOG, "exceptions thrown by TimerTasks", REPEAT_LOG_INTERVAL_NANOS, ticker::nanoTime);
-        this.worker = new Worker(this, ticker, nanos, wheelSize, hierarchical);
+        this.runtime = new TimerRuntime(this, ticker, nanos, maxPendingTimeouts, taskExecutor, INSTANCES::decrementAndGet);
+        this.worker = new Worker(runtime, ticker, nanos, wheelSize, hierarchical);
         Thread thread = threadFactory.newThread(worker);
         if (thread == null) {
             throw new IllegalArgumentException("threadFactory returned no thread: " + threadFactory);
@@ -257,6 +236,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
             thread.setName(name);
         }
         this.workerThread = thread;
+        runtime.attach(thread);
 
         int instances = INSTANCES.incrementAndGet();
         if (instances > INSTANCE_COUNT_LIMIT && WARNED_TOO_MANY_INSTANCES.compareAndSet(false, true)) {
@@ -265,10 +245,13 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
                             + " HashedWheelTimer is a shared resource that must be reused across the JVM,"
                             + " so that only a few instances are created.");
         }
-        this.cleanable = CLEANER.register(this, new LeakCheck(state, leakDetection, String.valueOf(name)));
+        this.cleanable = CLEANER.register(this, new LeakCheck(runtime.state, leakDetection, String.valueOf(name)));
     }
 
-    /** Runs when a timer becomes unreachable (or is stopped): it must not reference the timer. */
+    /**
+     * Runs when a timer becomes unreachable (or is stopped): it must not reference the timer, nor
+     * the runtime (which references the timer), only the runtime's state.
+     */
     private static final class LeakCheck implements Runnable {
         private final AtomicInteger state;
         private final boolean report;
@@ -304,89 +287,14 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
      * @throws IllegalStateException if the timer was stopped
      */
     public void start() {
-        int s;
-        while ((s = state.get()) == State.INIT.ordinal()) {
-            if (state.compareAndSet(State.INIT.ordinal(), State.STARTED.ordinal())) {
-                try {
-                    workerThread.start();
-                } catch (Throwable t) {
-                    markStopped();
-                    startedLatch.countDown();
-                    throw t;
-                }
-                break;
-            }
-            // Lost to another start() (STARTED) or to stop() (SHUTDOWN): look again.
-        }
-        if (s == State.SHUTDOWN.ordinal()) {
-            throw new IllegalStateException("cannot be started once stopped");
-        }
-        awaitStarted();
-        if (!isRunning()) {
-            throw new IllegalStateException("cannot be started once stopped");
-        }
-    }
-
-    /** Waits for the worker to read its start time, which every deadline is relative to. */
-    private void awaitStarted() {
-        boolean interrupted = false;
-        while (startedLatch.getCount() != 0) {
-            try {
-                startedLatch.await();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        runtime.start();
     }
 
     @Override
     public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
         Objects.requireNonNull(task, "task must not be null");
         Objects.requireNonNull(unit, "unit must not be null");
-        if (admitted != null) {
-            long pending = admitted.incrementAndGet();
-            if (pending > maxPendingTimeouts) {
-                admitted.decrementAndGet();
-                rejected.increment();
-                throw new RejectedExecutionException("Number of pending timeouts (" + pending
-                        + ") is greater than or equal to maximum allowed pending timeouts ("
-                        + maxPendingTimeouts + ")");
-            }
-        }
-        try {
-            start();
-        } catch (RuntimeException | Error e) {
-            release();
-            throw e;
-        }
-        long elapsed = Math.max(ticker.nanoTime() - startTime, 0);
-        long delayNanos = unit.toNanos(delay);
-        // A delay <= 0 runs on the next tick: 1 ns from now is due at the next boundary.
-        long deadline = delayNanos <= 0 ? saturatedAdd(elapsed, 1) : saturatedAdd(elapsed, delayNanos);
-        TimeoutHandle handle = new TimeoutHandle(this, task, deadline);
-        boolean wasEmpty = newTimeouts.push(handle);
-        // If stop() raced this call, either the worker took the handle on its way out (then it is in
-        // the set stop() returns) or it never will: then withdraw it, so nothing is lost.
-        if (!isRunning() && handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.WITHDRAWN)) {
-            release();
-            throw new IllegalStateException("cannot be started once stopped");
-        }
-        // Counted once it is surely accepted, so that the count never goes down.
-        scheduled.increment();
-        long wakeAt = worker.wakeAt; // AWAKE once the worker has ended: no wake then
-        if (wakeAt != Worker.AWAKE
-                && (deadline <= wakeAt - tickNanos || wasEmpty && wakeAt - elapsed > tickNanos)) {
-            ticker.wake(workerThread);
-        }
-        return handle;
-    }
-
-    private static long saturatedAdd(long a, long b) {
-        long sum = a + b;
-        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+        return runtime.newTimeout(task, delay, unit);
     }
 
     /**
@@ -401,33 +309,9 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
             throw new IllegalStateException("HashedWheelTimer.stop() cannot be called from a TimerTask"
                     + " running on the timer's worker thread");
         }
-        int s;
-        do {
-            s = state.get();
-            if (s == State.SHUTDOWN.ordinal()) {
-                return Set.of();
-            }
-        } while (!state.compareAndSet(s, State.SHUTDOWN.ordinal()));
-        INSTANCES.decrementAndGet();
+        Set<Timeout> unprocessed = runtime.stop();
         cleanable.clean(); // the state is SHUTDOWN now: this only unregisters the leak check
-        if (s == State.INIT.ordinal()) {
-            startedLatch.countDown(); // no worker will: a racing start() then finds the timer stopped
-            return Set.of();
-        }
-        awaitStarted(); // a concurrent start() may still be starting the thread
-        boolean interrupted = false;
-        while (workerThread.isAlive()) {
-            ticker.wake(workerThread);
-            try {
-                workerThread.join(100);
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        return worker.unprocessed();
+        return unprocessed;
     }
 
     /**
@@ -445,31 +329,30 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
      * {@code null} removes it. It applies to timeouts that fire after the call.
      */
     public void setLatenessListener(LatenessListener listener) {
-        this.latenessListener = listener;
+        runtime.setLatenessListener(listener);
     }
 
     /** Pending timeouts: scheduled and not yet run or cancelled. Exact whenever no call is in flight. */
     public long pendingTimeouts() {
-        long done = worker.expiredCount() + cancelled.sum();
-        return Math.max(scheduled.sum() - done, 0);
+        return runtime.pending();
     }
 
     /** One snapshot of this timer's counts; cheap enough to poll for metrics. */
     public TimerStats stats() {
         // A timeout is counted as scheduled just after it is handed off, so in flight the worker may
         // count it as expired first: pending is then held at zero for that instant.
-        long expired = worker.expiredCount();
-        long cancelledCount = cancelled.sum();
-        long scheduledCount = scheduled.sum();
+        long expired = runtime.expired();
+        long cancelledCount = runtime.cancelled();
+        long scheduledCount = runtime.scheduled();
         return new TimerStats(
                 Math.max(scheduledCount - expired - cancelledCount, 0),
                 scheduledCount,
                 expired,
                 cancelledCount,
-                rejected.sum(),
-                failed.sum(),
-                worker.tick(),
-                worker.tickLag(),
+                runtime.rejected(),
+                runtime.failed(),
+                runtime.tick(),
+                runtime.tickLag(),
                 state());
     }
 
@@ -486,40 +369,13 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must be >= 0, was " + limit);
         }
-        if (limit == 0 || !isRunning()) {
+        if (limit == 0 || !runtime.isRunning()) {
             return List.of();
         }
         if (Thread.currentThread() == workerThread) {
-            return worker.upcoming(limit);
+            return worker.upcoming(limit); // a task on the worker thread: answer right here
         }
-        Worker.UpcomingQuery query = new Worker.UpcomingQuery(limit);
-        worker.submit(query);
-        ticker.wake(workerThread);
-        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(UPCOMING_WAIT_SECONDS);
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return query.result.get(100, TimeUnit.MILLISECONDS);
-                } catch (TimeoutException e) {
-                    if (!workerThread.isAlive()) {
-                        return List.of(); // stopped before it saw the query
-                    }
-                    if (System.nanoTime() - giveUp > 0) {
-                        throw new IllegalStateException("The worker thread of " + this + " has not answered within "
-                                + UPCOMING_WAIT_SECONDS + " s: a task is holding it (see tickLag)");
-                    }
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    throw new IllegalStateException("upcoming failed on the worker", e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return runtime.upcoming(limit);
     }
 
     /** The worker thread's name, or the name given to the builder. */
@@ -549,7 +405,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
 
     /** The lifecycle state. */
     public State state() {
-        return State.values()[state.get()];
+        return State.values()[runtime.state()];
     }
 
     @Override
@@ -557,124 +413,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         return "HashedWheelTimer(" + name() + ", " + state() + ")";
     }
 
-    // --- called by the worker and the handles ----------------------------------------------
-
-    boolean isRunning() {
-        return state.get() == State.STARTED.ordinal();
-    }
-
-    void started(long startTime) {
-        this.startTime = startTime;
-        startedLatch.countDown();
-    }
-
-    /** Stops without the worker: it could not start, or it died. */
-    void markStopped() {
-        if (state.getAndSet(State.SHUTDOWN.ordinal()) != State.SHUTDOWN.ordinal()) {
-            INSTANCES.decrementAndGet();
-        }
-    }
-
-    /** A successful {@link Timeout#cancel()}: count it, tell the task, and get it unlinked. */
-    void onCancelled(TimeoutHandle handle, boolean inWheel) {
-        cancelled.increment();
-        release();
-        if (inWheel && cancelledTimeouts.push(handle)) {
-            // First cancel since the worker last looked: make sure it looks within a tick.
-            long wakeAt = worker.wakeAt;
-            if (wakeAt != Worker.AWAKE && wakeAt - (ticker.nanoTime() - startTime) > tickNanos) {
-                ticker.wake(workerThread);
-            }
-        }
-        notifyCancelled(handle);
-    }
-
-    void onCancelledByStop(TimeoutHandle handle) {
-        cancelled.increment();
-        release();
-        notifyCancelled(handle);
-    }
-
-    private void notifyCancelled(TimeoutHandle handle) {
-        try {
-            handle.task().cancelled(handle);
-        } catch (Throwable t) {
-            LOG.log(System.Logger.Level.WARNING,
-                    "An exception was thrown by TimerTask.cancelled() of " + TimeoutHandle.describe(handle.task()), t);
-        }
-    }
-
-    /** A timeout left the pending state. */
-    private void release() {
-        if (admitted != null) {
-            admitted.decrementAndGet();
-        }
-    }
-
-    LatenessListener latenessListener() {
-        return latenessListener;
-    }
-
-    /**
-     * Worker thread: an expired timeout's task goes to its executor (or runs right here).
-     *
-     * @param listener the lateness listener read for this batch, or null
-     * @param clock time since start (ns) read for this batch, for a task run here
-     */
-    void dispatch(TimeoutHandle handle, LatenessListener listener, long clock) {
-        release();
-        if (taskExecutor == ON_WORKER) {
-            if (listener != null) {
-                reportLateness(listener, clock - handle.deadline);
-            }
-            runTaskBody(handle);
-            return;
-        }
-        try {
-            taskExecutor.execute(handle);
-        } catch (Throwable t) {
-            failed.increment();
-            refusals.report(() -> "The task executor refused the expired task "
-                    + TimeoutHandle.describe(handle.task()) + "; it does not run", t);
-        }
-    }
-
-    /** Runs the task on the executor's thread, which reads the clock for the lateness itself. */
-    void runTask(TimeoutHandle handle) {
-        LatenessListener listener = latenessListener;
-        if (listener != null) {
-            reportLateness(listener, ticker.nanoTime() - startTime - handle.deadline);
-        }
-        runTaskBody(handle);
-    }
-
-    private void runTaskBody(TimeoutHandle handle) {
-        try {
-            handle.task().run(handle);
-        } catch (Throwable t) {
-            failed.increment();
-            taskFailures.report(() -> "An exception was thrown by TimerTask " + TimeoutHandle.describe(handle.task()), t);
-        }
-    }
-
-    private void reportLateness(LatenessListener listener, long late) {
-        try {
-            listener.onRun(Math.max(late, 0));
-        } catch (Throwable t) {
-            LOG.log(System.Logger.Level.WARNING, "The lateness listener of " + this + " threw", t);
-        }
-    }
-
-    /** Worker thread, once per round and on stop: logs the counts of repeated refusals and failures when due. */
-    void flushLogs(boolean force) {
-        refusals.flush(force);
-        taskFailures.flush(force);
-    }
-
-    /** Ticker time at which a summary of repeated failures is due; {@code Long.MAX_VALUE}: none. */
-    long nextLogFlush() {
-        return Math.min(refusals.nextFlushAt(), taskFailures.nextFlushAt());
-    }
+    // --- probes for tests and benchmarks ---------------------------------------------------
 
     /** For tests and benchmarks: where the worker's time went. */
     Worker.Profile profile() {
@@ -683,7 +422,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
 
     /** For tests: the tick the worker has advanced to. */
     long currentTick() {
-        return worker.tick();
+        return runtime.tick();
     }
 
     /** For tests: how often the worker woke from a sleep. */

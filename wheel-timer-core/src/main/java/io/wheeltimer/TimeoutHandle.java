@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 /**
  * The {@link Timeout} of a {@link HashedWheelTimer}: a wheel entry (so a pending timeout is one
  * object), a node of the hand-off stacks ({@link TimeoutStack}), and the {@link Runnable} handed
- * to a task executor.
+ * to a task executor. It knows its timer only through the narrow {@link TimeoutOwner}.
  *
  * <p>Its state moves {@code PENDING -> IN_WHEEL -> EXPIRED}, or to {@code CANCELLED} from either
  * of the first two, by compare-and-set: exactly one of the worker's expiry and a user's cancel wins.
@@ -35,22 +35,22 @@ final class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnable
         }
     }
 
-    private final HashedWheelTimer timer;
+    private final TimeoutOwner owner;
     private final TimerTask task;
     private volatile int state;
     /** Next node in a {@link TimeoutStack}; null while in none. Accessed through {@link #LINK}. */
     @SuppressWarnings("unused")
     private TimeoutHandle link;
 
-    TimeoutHandle(HashedWheelTimer timer, TimerTask task, long deadline) {
-        this.timer = timer;
+    TimeoutHandle(TimeoutOwner owner, TimerTask task, long deadline) {
+        this.owner = owner;
         this.task = task;
         this.deadline = deadline;
     }
 
     @Override
     public Timer timer() {
-        return timer;
+        return owner.timer();
     }
 
     @Override
@@ -74,14 +74,14 @@ final class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnable
         if (before < 0) {
             return false;
         }
-        timer.onCancelled(this, before == IN_WHEEL);
+        owner.onCancelled(this, before == IN_WHEEL);
         return true;
     }
 
-    /** Runs the task on the executor's thread; see {@link HashedWheelTimer#runTask}. */
+    /** Runs the task on the executor's thread; see {@link TimeoutOwner#runTask}. */
     @Override
     public void run() {
-        timer.runTask(this);
+        owner.runTask(this);
     }
 
     int state() {

@@ -2,41 +2,33 @@ package io.wheeltimer;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The worker of a {@link HashedWheelTimer}: the one thread that owns the {@link TimingWheel}.
- * Each round it reads the time, takes the timeouts handed off since the last round (new and
- * cancelled), advances the wheel to the tick it read, firing what is due, and sleeps until the next
- * tick with work. With nothing pending it sleeps until woken.
+ * The loop that drives a {@link TimerRuntime}: the one thread that owns the {@link TimingWheel}.
+ * Each round it reads the time, takes the timeouts handed off through the runtime since the last
+ * round (new and cancelled), advances the wheel to the tick it read, has the runtime dispatch what
+ * is due, and sleeps until the next tick with work. With nothing pending it sleeps until woken.
  *
- * <p>Producers never touch the wheel. They wake the worker only when it would otherwise sleep past
+ * <p>It talks only to the runtime (hand-off, counters, lifecycle, dispatch) and the wheel; nothing
+ * calls back into it but the front's probes for tests and benchmarks ({@link #profile()}).
+ * Producers never touch the wheel. They wake the worker only when it would otherwise sleep past
  * a new deadline, or past the next tick while handed-off timeouts wait to be taken (so cancelled
  * ones are released within a tick), which is at most once per round.
  */
 final class Worker implements Runnable {
 
-    /** {@link #wakeAt} while the worker runs: it looks at the hand-off stacks before it sleeps. */
-    static final long AWAKE = Long.MIN_VALUE;
-    /** {@link #wakeAt} while the worker sleeps with no deadline. */
-    static final long IDLE = Long.MAX_VALUE;
+    private static final long IDLE = TimerRuntime.IDLE;
 
-    private final HashedWheelTimer timer;
+    private final TimerRuntime runtime;
     private final Ticker ticker;
     private final long tickNanos;
     private final long maxTick;
     private final TimingWheel wheel;
-    private final ConcurrentLinkedQueue<UpcomingQuery> queries = new ConcurrentLinkedQueue<>();
-    private final AtomicLong expired = new AtomicLong();
     private final AtomicLong wakeUps = new AtomicLong();
     private final Consumer<TimeoutHandle> take = this::take;
     private final Consumer<TimeoutHandle> unlink = this::unlink;
@@ -64,17 +56,10 @@ final class Worker implements Runnable {
     /** Queries are answered and the expired count published once per this many fired (power of two). */
     static final int QUERY_CHECK_EVERY = 64;
 
-    /** Time since start (ns) at which the sleeping worker wakes; {@link #AWAKE} or {@link #IDLE}. */
-    volatile long wakeAt = AWAKE;
-    /** Time since start (ns) of the work the worker is on or sleeps until ({@link #IDLE}: none). */
-    private volatile long dueAt = IDLE;
-    private volatile long publishedTick;
     private long startTime;
-    /** What stop() cancelled; the worker's alone until it ends. */
-    private final Set<Timeout> unprocessed = new HashSet<>();
 
-    Worker(HashedWheelTimer timer, Ticker ticker, long tickNanos, int ticksPerWheel, boolean hierarchical) {
-        this.timer = timer;
+    Worker(TimerRuntime runtime, Ticker ticker, long tickNanos, int ticksPerWheel, boolean hierarchical) {
+        this.runtime = runtime;
         this.ticker = ticker;
         this.tickNanos = tickNanos;
         this.maxTick = Long.MAX_VALUE / tickNanos;
@@ -87,31 +72,31 @@ final class Worker implements Runnable {
             ticker.wake(Thread.currentThread()); // introduces this worker to the ticker before anyone can schedule
             startTime = ticker.nanoTime();
         } catch (Throwable t) {
-            HashedWheelTimer.LOG.log(System.Logger.Level.ERROR,
-                    "The worker of " + timer + " could not read its ticker; the timer is stopped", t);
-            timer.markStopped();
-            timer.started(0); // lets start() return; it then finds the timer stopped
+            TimerRuntime.LOG.log(System.Logger.Level.ERROR,
+                    "The worker of " + runtime + " could not read its ticker; the timer is stopped", t);
+            runtime.markStopped();
+            runtime.started(0); // lets start() return; it then finds the timer stopped
             return;
         }
-        timer.started(startTime);
+        runtime.started(startTime);
         try {
-            while (timer.isRunning()) {
+            while (runtime.isRunning()) {
                 // Read the time before taking the hand-offs: whatever was handed off before the
                 // clock reached `now` is then taken in time to fire at its own tick.
                 long now = currentTick();
                 long roundStart = System.nanoTime();
-                boolean handedOff = timer.newTimeouts.takeAll(take, ROUND_WORK_LIMIT)
-                        | timer.cancelledTimeouts.takeAll(unlink, ROUND_WORK_LIMIT);
+                boolean handedOff = runtime.takeNew(take, ROUND_WORK_LIMIT)
+                        | runtime.takeCancelled(unlink, ROUND_WORK_LIMIT);
                 answerQueries();
                 long phaseEnd = System.nanoTime();
                 profile.take += phaseEnd - roundStart;
                 int work = 0;
                 long t = wheel.nextEventTick();
-                for (; t <= now && timer.isRunning() && work < ROUND_WORK_LIMIT; t = wheel.nextEventTick()) {
+                for (; t <= now && runtime.isRunning() && work < ROUND_WORK_LIMIT; t = wheel.nextEventTick()) {
                     long phaseStart = phaseEnd;
                     wheel.cascadeTo(t);
-                    publishedTick = t;
-                    dueAt = t * tickNanos;
+                    runtime.publishTick(t);
+                    runtime.dueAt(t * tickNanos);
                     long cascaded = System.nanoTime();
                     int due = wheel.takeDue(t);
                     work += due + 1;
@@ -123,15 +108,15 @@ final class Worker implements Runnable {
                     profile.dispatch += phaseEnd - taken;
                 }
                 // Behind (the work limit cut the round short): take the hand-offs and go on at once.
-                boolean behind = t <= now && timer.isRunning();
+                boolean behind = t <= now && runtime.isRunning();
                 if (!behind) {
                     wheel.skipTo(now);
                 }
                 // Spread the next block's cascade over the rounds before it (bounded work per round).
-                boolean precascading = !behind && timer.isRunning() && wheel.precascade(PRECASCADE_BUDGET);
+                boolean precascading = !behind && runtime.isRunning() && wheel.precascade(PRECASCADE_BUDGET);
                 long next = Math.min(wheel.nextEventTick(), wheel.nextPrecascadeTick());
-                publishedTick = wheel.currentTick();
-                timer.flushLogs(false);
+                runtime.publishTick(wheel.currentTick());
+                runtime.flushLogs(false);
                 long roundEnd = System.nanoTime();
                 profile.cascade += roundEnd - phaseEnd;
                 profile.endRound(roundEnd - roundStart);
@@ -139,15 +124,15 @@ final class Worker implements Runnable {
                 // next deadline, so that cancelled timeouts do not pile up in the stacks.
                 long wakeTick = handedOff || precascading ? Math.min(next, now + 1) : next;
                 long wake = wakeTick > maxTick ? IDLE : wakeTick * tickNanos;
-                dueAt = wake;
+                runtime.dueAt(wake);
                 // Repeated failures counted and not yet logged: wake for their summary line in time.
-                long flushAt = timer.nextLogFlush();
+                long flushAt = runtime.nextLogFlush();
                 if (flushAt != Long.MAX_VALUE) {
                     wake = Math.min(wake, Math.max(flushAt - startTime, 0));
                 }
-                wakeAt = wake;
-                if (behind || hasHandOffs() || !timer.isRunning()) {
-                    wakeAt = AWAKE;
+                runtime.sleepingUntil(wake);
+                if (behind || runtime.hasHandOffs() || !runtime.isRunning()) {
+                    runtime.awake();
                     continue;
                 }
                 Thread.interrupted(); // a task's interrupt must not cut every later sleep short
@@ -156,24 +141,19 @@ final class Worker implements Runnable {
                 } else {
                     ticker.sleepUntil(startTime + wake);
                 }
-                wakeAt = AWAKE;
+                runtime.awake();
                 wakeUps.incrementAndGet();
             }
         } catch (Throwable t) {
-            HashedWheelTimer.LOG.log(System.Logger.Level.ERROR,
-                    "The worker of " + timer + " died; its pending timeouts are cancelled", t);
-            timer.markStopped();
+            TimerRuntime.LOG.log(System.Logger.Level.ERROR,
+                    "The worker of " + runtime + " died; its pending timeouts are cancelled", t);
+            runtime.markStopped();
         } finally {
-            wakeAt = AWAKE;
-            dueAt = IDLE;
+            runtime.awake();
+            runtime.dueAt(IDLE);
             cancelAll();
-            timer.flushLogs(true);
+            runtime.flushLogs(true);
         }
-    }
-
-    /** Whether producers handed off something (or a query) since the worker last looked. */
-    private boolean hasHandOffs() {
-        return !timer.newTimeouts.isEmpty() || !timer.cancelledTimeouts.isEmpty() || !queries.isEmpty();
     }
 
     private long currentTick() {
@@ -198,7 +178,7 @@ final class Worker implements Runnable {
      * clock (see {@link LatenessListener}), so that a tick with thousands due stays cheap.
      */
     private void fire(TimingWheel.Entry[] batch, int count) {
-        LatenessListener listener = timer.latenessListener();
+        LatenessListener listener = runtime.latenessListener();
         long clock = 0;
         long fired = 0;
         batchRest = batch;
@@ -207,9 +187,9 @@ final class Worker implements Runnable {
             TimeoutHandle handle = (TimeoutHandle) batch[i];
             batch[i] = null;
             batchNext = i + 1;
-            if (!timer.isRunning()) {
+            if (!runtime.isRunning()) {
                 // stop() came while a task of this round ran: the rest of the round never runs.
-                cancelForStop(handle);
+                runtime.cancelForStop(handle);
                 continue;
             }
             // Fails if a cancel won the race; the cancelled stack then finds it already unlinked.
@@ -220,49 +200,25 @@ final class Worker implements Runnable {
                 clock = ticker.nanoTime() - startTime;
             }
             fired++;
-            timer.dispatch(handle, listener, clock);
+            runtime.dispatch(handle, listener, clock);
             if ((fired & (QUERY_CHECK_EVERY - 1)) == 0) {
-                expired.lazySet(expired.get() + QUERY_CHECK_EVERY); // single writer
+                runtime.addExpired(QUERY_CHECK_EVERY);
                 fired -= QUERY_CHECK_EVERY;
                 answerQueries(); // between tasks, so a busy tick does not hold a caller for long
             }
         }
         batchRest = null;
         batchEnd = 0;
-        expired.lazySet(expired.get() + fired);
+        runtime.addExpired(fired);
     }
 
     /** Stops: cancels every timeout that never ran, in the wheel and still in the stacks. */
     private void cancelAll() {
-        wheel.clear(entry -> cancelForStop((TimeoutHandle) entry));
-        timer.newTimeouts.takeAll(this::cancelForStop);
-        timer.cancelledTimeouts.takeAll(handle -> { });
-        for (UpcomingQuery query; (query = queries.poll()) != null; ) {
-            query.result.complete(List.of());
-        }
-    }
-
-    private void cancelForStop(TimeoutHandle handle) {
-        if (handle.cancelForStop()) {
-            unprocessed.add(handle);
-            timer.onCancelledByStop(handle);
-        }
+        wheel.clear(entry -> runtime.cancelForStop((TimeoutHandle) entry));
+        runtime.drainForStop();
     }
 
     // --- read by other threads -------------------------------------------------------------
-
-    /** Valid after the worker thread ended (join gives the happens-before). */
-    Set<Timeout> unprocessed() {
-        return Collections.unmodifiableSet(unprocessed);
-    }
-
-    long expiredCount() {
-        return expired.get();
-    }
-
-    long tick() {
-        return publishedTick;
-    }
 
     boolean isHierarchical() {
         return wheel.isHierarchical();
@@ -270,16 +226,6 @@ final class Worker implements Runnable {
 
     long wakeUps() {
         return wakeUps.get();
-    }
-
-    /** How late the worker is on the work it is on or should have woken for. */
-    Duration tickLag() {
-        long due = dueAt;
-        if (due == IDLE || !timer.isRunning()) {
-            return Duration.ZERO;
-        }
-        long late = ticker.nanoTime() - startTime - due;
-        return late > 0 ? Duration.ofNanos(late) : Duration.ZERO;
     }
 
     /** Where the worker's time went, per phase, since it started; read it after stop(). */
@@ -310,26 +256,10 @@ final class Worker implements Runnable {
 
     // --- upcoming --------------------------------------------------------------------------
 
-    /** A request for {@link #upcoming(int)} from another thread, answered by the worker. */
-    static final class UpcomingQuery {
-        final int limit;
-        final CompletableFuture<List<TimeoutInfo>> result = new CompletableFuture<>();
-
-        UpcomingQuery(int limit) {
-            this.limit = limit;
-        }
-    }
-
-    void submit(UpcomingQuery query) {
-        queries.add(query);
-    }
-
+    /** Answers the queries handed off through the runtime ({@link TimerRuntime#upcoming}). */
     private void answerQueries() {
-        if (queries.isEmpty()) {
-            return;
-        }
         List<TimeoutInfo> soonest = null;
-        for (UpcomingQuery query; (query = queries.poll()) != null; ) {
+        for (TimerRuntime.UpcomingQuery query; (query = runtime.pollQuery()) != null; ) {
             if (soonest == null || soonest.size() < query.limit) {
                 soonest = upcoming(Math.max(query.limit, soonest == null ? 0 : soonest.size()));
             }
@@ -358,7 +288,7 @@ final class Worker implements Runnable {
         for (int i = batchNext; batchRest != null && i < batchEnd; i++) {
             offer.accept((TimeoutHandle) batchRest[i]); // due this tick, not run yet
         }
-        timer.newTimeouts.forEach(offer);
+        runtime.forEachNotTaken(offer);
         List<TimeoutHandle> handles = new ArrayList<>(latestFirst);
         handles.sort(byDeadline);
         long elapsed = ticker.nanoTime() - startTime;

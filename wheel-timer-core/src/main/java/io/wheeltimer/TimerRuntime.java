@@ -1,0 +1,546 @@
+package io.wheeltimer;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * The runtime of a {@link HashedWheelTimer}, between its public front and its {@link Worker}: the
+ * one object that owns the hand-off to the worker (the two {@link TimeoutStack}s, the upcoming
+ * queries and the wake-up protocol), the counters, the lifecycle and the dispatch of due tasks.
+ *
+ * <p>Dependencies point one way: the front holds the runtime and the worker; the worker drives
+ * the runtime and owns the {@link TimingWheel}; a {@link TimeoutHandle} sees the runtime only as a
+ * {@link TimeoutOwner}. The runtime knows the worker only as its thread, and the front only as a
+ * {@link Timer} (for {@link Timeout#timer()} and log lines).
+ *
+ * <p>Thread safe: producers, cancellers and executor threads call it concurrently with the worker.
+ */
+final class TimerRuntime implements TimeoutOwner {
+
+    /** The logger of the timer: one name for everything it logs, whichever class logs it. */
+    static final System.Logger LOG = System.getLogger("io.wheeltimer.HashedWheelTimer");
+
+    /** Lifecycle states: the ordinals of {@link HashedWheelTimer.State}. */
+    static final int INIT = 0;
+    static final int STARTED = 1;
+    static final int SHUTDOWN = 2;
+
+    /** {@link #wakeAt} while the worker runs: it looks at the hand-off stacks before it sleeps. */
+    static final long AWAKE = Long.MIN_VALUE;
+    /** {@link #wakeAt} while the worker sleeps with no deadline. */
+    static final long IDLE = Long.MAX_VALUE;
+
+    /** How long {@link #upcoming} waits for a worker that is busy with a task. */
+    static final int UPCOMING_WAIT_SECONDS = 2;
+    /** Repeated refusals and task failures are logged as one count per this interval. */
+    static final long REPEAT_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** Marks "run tasks on the worker thread", which needs no executor call. */
+    static final Executor ON_WORKER = Runnable::run;
+
+    private final Timer front;
+    private final Ticker ticker;
+    private final long tickNanos;
+    private final long maxPendingTimeouts;
+    private final Executor taskExecutor;
+    /** Runs once, on the transition to {@code SHUTDOWN} (the front's instance count). */
+    private final Runnable onShutdown;
+    /**
+     * Set once by {@link #attach}, in the front's constructor (the worker needs the runtime first):
+     * every other thread reaches the runtime through the front's final field or a handle made later.
+     */
+    private Thread workerThread;
+
+    /**
+     * The lifecycle state. Shared with the front's leak check, which must not reach the runtime
+     * (the runtime reaches the front, so a leak check holding it would keep the front alive).
+     */
+    final AtomicInteger state = new AtomicInteger(INIT);
+    private final CountDownLatch startedLatch = new CountDownLatch(1);
+    private volatile long startTime;
+    /** Read once per fired batch; null (the default) costs one volatile read. */
+    private volatile LatenessListener latenessListener;
+
+    // --- the hand-off ----------------------------------------------------------------------
+
+    final TimeoutStack newTimeouts = new TimeoutStack();
+    final TimeoutStack cancelledTimeouts = new TimeoutStack();
+    private final ConcurrentLinkedQueue<UpcomingQuery> queries = new ConcurrentLinkedQueue<>();
+    /** Time since start (ns) at which the sleeping worker wakes; {@link #AWAKE} or {@link #IDLE}. */
+    private volatile long wakeAt = AWAKE;
+    /** Time since start (ns) of the work the worker is on or sleeps until ({@link #IDLE}: none). */
+    private volatile long dueAt = IDLE;
+    private volatile long publishedTick;
+    /** What stop() cancelled; the worker's alone until it ends. */
+    private final Set<Timeout> unprocessed = new HashSet<>();
+
+    // --- the counters ----------------------------------------------------------------------
+
+    private final LongAdder scheduled = new LongAdder();
+    private final LongAdder cancelled = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    /** Written by the worker alone. */
+    private final AtomicLong expired = new AtomicLong();
+    /** Pending count for the {@code maxPendingTimeouts} limit; maintained only when there is one. */
+    private final AtomicLong admitted;
+    /** Refusals and task failures: the first logged in full, repeats counted (a flood must not stall the worker). */
+    private final RepeatLog refusals;
+    private final RepeatLog taskFailures;
+
+    /**
+     * @param front the public timer, for {@link Timeout#timer()} and log lines
+     * @param maxPendingTimeouts 0 or less for no limit
+     * @param taskExecutor {@link #ON_WORKER} to run tasks on the worker thread
+     * @param onShutdown runs once, when the state becomes {@code SHUTDOWN} through this runtime
+     */
+    TimerRuntime(Timer front, Ticker ticker, long tickNanos, long maxPendingTimeouts, Executor taskExecutor,
+            Runnable onShutdown) {
+        this.front = front;
+        this.ticker = ticker;
+        this.tickNanos = tickNanos;
+        this.maxPendingTimeouts = maxPendingTimeouts;
+        this.admitted = maxPendingTimeouts > 0 ? new AtomicLong() : null;
+        this.taskExecutor = taskExecutor;
+        this.onShutdown = onShutdown;
+        this.refusals = new RepeatLog(LOG, "tasks refused by the task executor", REPEAT_LOG_INTERVAL_NANOS, ticker::nanoTime);
+        this.taskFailures = new RepeatLog(LOG, "exceptions thrown by TimerTasks", REPEAT_LOG_INTERVAL_NANOS, ticker::nanoTime);
+    }
+
+    /** Once, before the runtime is used: the thread that will drive it. */
+    void attach(Thread workerThread) {
+        this.workerThread = workerThread;
+    }
+
+    Thread workerThread() {
+        return workerThread;
+    }
+
+    @Override
+    public Timer timer() {
+        return front;
+    }
+
+    @Override
+    public String toString() {
+        return String.valueOf(front);
+    }
+
+    // --- lifecycle -------------------------------------------------------------------------
+
+    int state() {
+        return state.get();
+    }
+
+    boolean isRunning() {
+        return state.get() == STARTED;
+    }
+
+    /** See {@link HashedWheelTimer#start()}. */
+    void start() {
+        int s;
+        while ((s = state.get()) == INIT) {
+            if (state.compareAndSet(INIT, STARTED)) {
+                try {
+                    workerThread.start();
+                } catch (Throwable t) {
+                    markStopped();
+                    startedLatch.countDown();
+                    throw t;
+                }
+                break;
+            }
+            // Lost to another start() (STARTED) or to stop() (SHUTDOWN): look again.
+        }
+        if (s == SHUTDOWN) {
+            throw new IllegalStateException("cannot be started once stopped");
+        }
+        awaitStarted();
+        if (!isRunning()) {
+            throw new IllegalStateException("cannot be started once stopped");
+        }
+    }
+
+    /** Waits for the worker to read its start time, which every deadline is relative to. */
+    private void awaitStarted() {
+        boolean interrupted = false;
+        while (startedLatch.getCount() != 0) {
+            try {
+                startedLatch.await();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Worker thread: it read its start time (or failed to: then it stopped first). */
+    void started(long startTime) {
+        this.startTime = startTime;
+        startedLatch.countDown();
+    }
+
+    /** Stops without the worker: it could not start, or it died. */
+    void markStopped() {
+        if (state.getAndSet(SHUTDOWN) != SHUTDOWN) {
+            onShutdown.run();
+        }
+    }
+
+    /** See {@link HashedWheelTimer#stop()}; not from the worker thread. */
+    Set<Timeout> stop() {
+        int s;
+        do {
+            s = state.get();
+            if (s == SHUTDOWN) {
+                return Set.of();
+            }
+        } while (!state.compareAndSet(s, SHUTDOWN));
+        onShutdown.run();
+        if (s == INIT) {
+            startedLatch.countDown(); // no worker will: a racing start() then finds the timer stopped
+            return Set.of();
+        }
+        awaitStarted(); // a concurrent start() may still be starting the thread
+        boolean interrupted = false;
+        while (workerThread.isAlive()) {
+            ticker.wake(workerThread);
+            try {
+                workerThread.join(100);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        // The join gives the happens-before with the worker's writes.
+        return Collections.unmodifiableSet(unprocessed);
+    }
+
+    // --- producers -------------------------------------------------------------------------
+
+    /** See {@link HashedWheelTimer#newTimeout}; the arguments are checked. */
+    Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
+        if (admitted != null) {
+            long pending = admitted.incrementAndGet();
+            if (pending > maxPendingTimeouts) {
+                admitted.decrementAndGet();
+                rejected.increment();
+                throw new RejectedExecutionException("Number of pending timeouts (" + pending
+                        + ") is greater than or equal to maximum allowed pending timeouts ("
+                        + maxPendingTimeouts + ")");
+            }
+        }
+        try {
+            start();
+        } catch (RuntimeException | Error e) {
+            release();
+            throw e;
+        }
+        long elapsed = Math.max(ticker.nanoTime() - startTime, 0);
+        long delayNanos = unit.toNanos(delay);
+        // A delay <= 0 runs on the next tick: 1 ns from now is due at the next boundary.
+        long deadline = delayNanos <= 0 ? saturatedAdd(elapsed, 1) : saturatedAdd(elapsed, delayNanos);
+        TimeoutHandle handle = new TimeoutHandle(this, task, deadline);
+        boolean wasEmpty = newTimeouts.push(handle);
+        // If stop() raced this call, either the worker took the handle on its way out (then it is in
+        // the set stop() returns) or it never will: then withdraw it, so nothing is lost.
+        if (!isRunning() && handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.WITHDRAWN)) {
+            release();
+            throw new IllegalStateException("cannot be started once stopped");
+        }
+        // Counted once it is surely accepted, so that the count never goes down.
+        scheduled.increment();
+        long wake = wakeAt; // AWAKE once the worker has ended: no wake then
+        if (wake != AWAKE && (deadline <= wake - tickNanos || wasEmpty && wake - elapsed > tickNanos)) {
+            ticker.wake(workerThread);
+        }
+        return handle;
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    @Override
+    public void onCancelled(TimeoutHandle handle, boolean inWheel) {
+        cancelled.increment();
+        release();
+        if (inWheel && cancelledTimeouts.push(handle)) {
+            // First cancel since the worker last looked: make sure it looks within a tick.
+            long wake = wakeAt;
+            if (wake != AWAKE && wake - (ticker.nanoTime() - startTime) > tickNanos) {
+                ticker.wake(workerThread);
+            }
+        }
+        notifyCancelled(handle);
+    }
+
+    /** Worker thread, on stop: cancels a timeout that never ran and keeps it for {@link #stop()}. */
+    void cancelForStop(TimeoutHandle handle) {
+        if (handle.cancelForStop()) {
+            unprocessed.add(handle);
+            cancelled.increment();
+            release();
+            notifyCancelled(handle);
+        }
+    }
+
+    private void notifyCancelled(TimeoutHandle handle) {
+        try {
+            handle.task().cancelled(handle);
+        } catch (Throwable t) {
+            LOG.log(System.Logger.Level.WARNING,
+                    "An exception was thrown by TimerTask.cancelled() of " + TimeoutHandle.describe(handle.task()), t);
+        }
+    }
+
+    /** A timeout left the pending state. */
+    private void release() {
+        if (admitted != null) {
+            admitted.decrementAndGet();
+        }
+    }
+
+    // --- the worker's side of the hand-off -------------------------------------------------
+
+    /** Worker thread: hands over at most {@code limit} new timeouts; see {@link TimeoutStack#takeAll(Consumer, int)}. */
+    boolean takeNew(Consumer<TimeoutHandle> action, int limit) {
+        return newTimeouts.takeAll(action, limit);
+    }
+
+    /** Worker thread: hands over at most {@code limit} timeouts cancelled in the wheel. */
+    boolean takeCancelled(Consumer<TimeoutHandle> action, int limit) {
+        return cancelledTimeouts.takeAll(action, limit);
+    }
+
+    /** Worker thread: whether producers handed off something (or a query) since the worker last looked. */
+    boolean hasHandOffs() {
+        return !newTimeouts.isEmpty() || !cancelledTimeouts.isEmpty() || !queries.isEmpty();
+    }
+
+    /** Worker thread: visits the new timeouts not taken yet, for {@code upcoming}. */
+    void forEachNotTaken(Consumer<TimeoutHandle> action) {
+        newTimeouts.forEach(action);
+    }
+
+    /** Worker thread, on stop: cancels what is still handed off and answers waiting queries with nothing. */
+    void drainForStop() {
+        newTimeouts.takeAll(this::cancelForStop);
+        cancelledTimeouts.takeAll(handle -> { });
+        for (UpcomingQuery query; (query = queries.poll()) != null; ) {
+            query.result.complete(List.of());
+        }
+    }
+
+    /** Worker thread: it sleeps until {@code wake} (time since start, or {@link #IDLE}); producers read it. */
+    void sleepingUntil(long wake) {
+        wakeAt = wake;
+    }
+
+    /** Worker thread: it is awake, and looks at the hand-offs before it sleeps again. */
+    void awake() {
+        wakeAt = AWAKE;
+    }
+
+    /** Worker thread: the tick it has advanced to, for {@link #tick()}. */
+    void publishTick(long tick) {
+        publishedTick = tick;
+    }
+
+    /** Worker thread: time since start (ns) of the work it is on or sleeps until ({@link #IDLE}: none). */
+    void dueAt(long due) {
+        dueAt = due;
+    }
+
+    /** Worker thread (single writer): {@code count} more timeouts expired. */
+    void addExpired(long count) {
+        expired.lazySet(expired.get() + count);
+    }
+
+    // --- dispatch --------------------------------------------------------------------------
+
+    void setLatenessListener(LatenessListener listener) {
+        this.latenessListener = listener;
+    }
+
+    LatenessListener latenessListener() {
+        return latenessListener;
+    }
+
+    /**
+     * Worker thread: an expired timeout's task goes to its executor (or runs right here).
+     *
+     * @param listener the lateness listener read for this batch, or null
+     * @param clock time since start (ns) read for this batch, for a task run here
+     */
+    void dispatch(TimeoutHandle handle, LatenessListener listener, long clock) {
+        release();
+        if (taskExecutor == ON_WORKER) {
+            if (listener != null) {
+                reportLateness(listener, clock - handle.deadline);
+            }
+            runTaskBody(handle);
+            return;
+        }
+        try {
+            // The handle itself: a Runnable that is also the Timeout (integrations rely on it).
+            taskExecutor.execute(handle);
+        } catch (Throwable t) {
+            failed.increment();
+            refusals.report(() -> "The task executor refused the expired task "
+                    + TimeoutHandle.describe(handle.task()) + "; it does not run", t);
+        }
+    }
+
+    /** Runs the task on the executor's thread, which reads the clock for the lateness itself. */
+    @Override
+    public void runTask(TimeoutHandle handle) {
+        LatenessListener listener = latenessListener;
+        if (listener != null) {
+            reportLateness(listener, ticker.nanoTime() - startTime - handle.deadline);
+        }
+        runTaskBody(handle);
+    }
+
+    private void runTaskBody(TimeoutHandle handle) {
+        try {
+            handle.task().run(handle);
+        } catch (Throwable t) {
+            failed.increment();
+            taskFailures.report(() -> "An exception was thrown by TimerTask " + TimeoutHandle.describe(handle.task()), t);
+        }
+    }
+
+    private void reportLateness(LatenessListener listener, long late) {
+        try {
+            listener.onRun(Math.max(late, 0));
+        } catch (Throwable t) {
+            LOG.log(System.Logger.Level.WARNING, "The lateness listener of " + front + " threw", t);
+        }
+    }
+
+    /** Worker thread, once per round and on stop: logs the counts of repeated refusals and failures when due. */
+    void flushLogs(boolean force) {
+        refusals.flush(force);
+        taskFailures.flush(force);
+    }
+
+    /** Ticker time at which a summary of repeated failures is due; {@code Long.MAX_VALUE}: none. */
+    long nextLogFlush() {
+        return Math.min(refusals.nextFlushAt(), taskFailures.nextFlushAt());
+    }
+
+    // --- counts ----------------------------------------------------------------------------
+
+    long scheduled() {
+        return scheduled.sum();
+    }
+
+    long expired() {
+        return expired.get();
+    }
+
+    long cancelled() {
+        return cancelled.sum();
+    }
+
+    long rejected() {
+        return rejected.sum();
+    }
+
+    long failed() {
+        return failed.sum();
+    }
+
+    /** Pending timeouts: scheduled and not yet run or cancelled. Exact whenever no call is in flight. */
+    long pending() {
+        long done = expired.get() + cancelled.sum();
+        return Math.max(scheduled.sum() - done, 0);
+    }
+
+    /** The tick the worker has advanced to. */
+    long tick() {
+        return publishedTick;
+    }
+
+    /** How late the worker is on the work it is on or should have woken for. */
+    Duration tickLag() {
+        long due = dueAt;
+        if (due == IDLE || !isRunning()) {
+            return Duration.ZERO;
+        }
+        long late = ticker.nanoTime() - startTime - due;
+        return late > 0 ? Duration.ofNanos(late) : Duration.ZERO;
+    }
+
+    // --- upcoming --------------------------------------------------------------------------
+
+    /** A request for the upcoming timeouts from another thread, answered by the worker. */
+    static final class UpcomingQuery {
+        final int limit;
+        final CompletableFuture<List<TimeoutInfo>> result = new CompletableFuture<>();
+
+        UpcomingQuery(int limit) {
+            this.limit = limit;
+        }
+    }
+
+    /** Worker thread: the next query waiting for an answer, or null. */
+    UpcomingQuery pollQuery() {
+        return queries.poll();
+    }
+
+    /**
+     * Not the worker thread: asks the worker for up to {@code limit} upcoming timeouts and waits for
+     * its answer, {@value #UPCOMING_WAIT_SECONDS} seconds at most; see {@link HashedWheelTimer#upcoming}.
+     */
+    List<TimeoutInfo> upcoming(int limit) {
+        UpcomingQuery query = new UpcomingQuery(limit);
+        queries.add(query);
+        ticker.wake(workerThread);
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(UPCOMING_WAIT_SECONDS);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return query.result.get(100, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    if (!workerThread.isAlive()) {
+                        return List.of(); // stopped before it saw the query
+                    }
+                    if (System.nanoTime() - giveUp > 0) {
+                        throw new IllegalStateException("The worker thread of " + front + " has not answered within "
+                                + UPCOMING_WAIT_SECONDS + " s: a task is holding it (see tickLag)");
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("upcoming failed on the worker", e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
