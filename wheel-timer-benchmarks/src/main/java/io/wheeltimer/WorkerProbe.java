@@ -10,8 +10,7 @@ import java.util.Map;
  */
 public final class WorkerProbe {
 
-    private WorkerProbe() {
-    }
+    private WorkerProbe() {}
 
     /** The worker's time per phase (ms) and its longest round (ms); exact once the timer stopped. */
     public static Map<String, Object> profile(HashedWheelTimer timer) {

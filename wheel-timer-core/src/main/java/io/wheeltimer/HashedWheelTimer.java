@@ -81,6 +81,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
 
     /** Repeated refusals and task failures are logged as one count per this interval. */
     static final long REPEAT_LOG_INTERVAL_NANOS = TimerRuntime.REPEAT_LOG_INTERVAL_NANOS;
+
     private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int INSTANCE_COUNT_LIMIT = 64;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
@@ -97,6 +98,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
     final TimerRuntime runtime;
     /** Held only for the probes of tests and benchmarks; the runtime knows just its thread. */
     private final Worker worker;
+
     private final Thread workerThread;
     private final Cleaner.Cleanable cleanable;
 
@@ -181,8 +183,17 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
             boolean leakDetection,
             long maxPendingTimeouts,
             Executor taskExecutor) {
-        this(null, threadFactory, tickDuration, unit, ticksPerWheel, leakDetection, maxPendingTimeouts,
-                taskExecutor, DEFAULT_HIERARCHICAL, Ticker.system());
+        this(
+                null,
+                threadFactory,
+                tickDuration,
+                unit,
+                ticksPerWheel,
+                leakDetection,
+                maxPendingTimeouts,
+                taskExecutor,
+                DEFAULT_HIERARCHICAL,
+                Ticker.system());
     }
 
     private HashedWheelTimer(
@@ -200,8 +211,8 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         Objects.requireNonNull(threadFactory, "threadFactory must not be null");
         Objects.requireNonNull(unit, "unit must not be null");
         if (tickDuration <= 0) {
-            throw new IllegalArgumentException(
-                    "tickDuration must be > 0, was " + tickDuration + " " + unit.name().toLowerCase());
+            throw new IllegalArgumentException("tickDuration must be > 0, was " + tickDuration + " "
+                    + unit.name().toLowerCase());
         }
         if (ticksPerWheel <= 0 || ticksPerWheel > MAX_TICKS_PER_WHEEL) {
             throw new IllegalArgumentException(
@@ -218,7 +229,8 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
                     nanos, Long.MAX_VALUE / wheelSize, wheelSize));
         }
         if (nanos < MIN_TICK_NANOS) {
-            LOG.log(System.Logger.Level.WARNING,
+            LOG.log(
+                    System.Logger.Level.WARNING,
                     "Configured tickDuration " + nanos + " ns is shorter than 1 ms; using 1 ms");
             nanos = MIN_TICK_NANOS;
         }
@@ -226,7 +238,8 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         this.tickNanos = nanos;
         this.ticksPerWheel = wheelSize;
         this.maxPendingTimeouts = maxPendingTimeouts;
-        this.runtime = new TimerRuntime(this, ticker, nanos, maxPendingTimeouts, taskExecutor, INSTANCES::decrementAndGet);
+        this.runtime =
+                new TimerRuntime(this, ticker, nanos, maxPendingTimeouts, taskExecutor, INSTANCES::decrementAndGet);
         this.worker = new Worker(runtime, ticker, nanos, wheelSize, hierarchical);
         Thread thread = threadFactory.newThread(worker);
         if (thread == null) {
@@ -240,7 +253,8 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
 
         int instances = INSTANCES.incrementAndGet();
         if (instances > INSTANCE_COUNT_LIMIT && WARNED_TOO_MANY_INSTANCES.compareAndSet(false, true)) {
-            LOG.log(System.Logger.Level.ERROR,
+            LOG.log(
+                    System.Logger.Level.ERROR,
                     "You are creating too many HashedWheelTimer instances (" + instances + " live)."
                             + " HashedWheelTimer is a shared resource that must be reused across the JVM,"
                             + " so that only a few instances are created.");
@@ -268,9 +282,11 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
             if (state.getAndSet(State.SHUTDOWN.ordinal()) != State.SHUTDOWN.ordinal()) {
                 INSTANCES.decrementAndGet();
                 if (report) {
-                    LOG.log(System.Logger.Level.ERROR,
+                    LOG.log(
+                            System.Logger.Level.ERROR,
                             "LEAK: HashedWheelTimer {0} was garbage-collected without stop();"
-                                    + " stop every timer you create", name);
+                                    + " stop every timer you create",
+                            name);
                 }
             }
         }
@@ -450,8 +466,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         private boolean hierarchical = DEFAULT_HIERARCHICAL;
         private Ticker ticker = Ticker.system();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The worker thread's name, also the timer's name in metrics; not blank. */
         public Builder name(String name) {
@@ -534,8 +549,17 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
                         "tickDuration must fit in a long of nanoseconds, was " + tickDuration, e);
             }
             ThreadFactory factory = threadFactory != null ? threadFactory : daemonThreads(name);
-            return new HashedWheelTimer(name, factory, tickNanos, TimeUnit.NANOSECONDS, ticksPerWheel,
-                    leakDetection, maxPendingTimeouts, taskExecutor, hierarchical, ticker);
+            return new HashedWheelTimer(
+                    name,
+                    factory,
+                    tickNanos,
+                    TimeUnit.NANOSECONDS,
+                    ticksPerWheel,
+                    leakDetection,
+                    maxPendingTimeouts,
+                    taskExecutor,
+                    hierarchical,
+                    ticker);
         }
 
         private static ThreadFactory daemonThreads(String name) {

@@ -42,8 +42,11 @@ final class RepeatLog {
         long last = lastLogged.get();
         boolean quiet = last == Long.MIN_VALUE || now - last >= intervalNanos && suppressed.get() == 0;
         if (quiet && lastLogged.compareAndSet(last, now)) {
-            log.log(System.Logger.Level.WARNING, message.get() + " (repeats within "
-                    + intervalNanos / 1_000_000_000L + " s are counted and logged as one line)", thrown);
+            log.log(
+                    System.Logger.Level.WARNING,
+                    message.get() + " (repeats within " + intervalNanos / 1_000_000_000L
+                            + " s are counted and logged as one line)",
+                    thrown);
             return;
         }
         suppressed.incrementAndGet();
@@ -65,8 +68,10 @@ final class RepeatLog {
         if ((force || last != Long.MIN_VALUE && now - last >= intervalNanos) && lastLogged.compareAndSet(last, now)) {
             long count = suppressed.getAndSet(0);
             if (count > 0) {
-                log.log(System.Logger.Level.WARNING, count + " more " + what + " since the last report"
-                        + " (the first was logged with its stack trace; see the failed count)");
+                log.log(
+                        System.Logger.Level.WARNING,
+                        count + " more " + what + " since the last report"
+                                + " (the first was logged with its stack trace; see the failed count)");
             }
         }
     }

@@ -8,5 +8,4 @@ import java.time.Duration;
  * @param task the task's {@code toString()}
  * @param remaining time until its deadline; zero if the deadline has passed and it is about to run
  */
-public record TimeoutInfo(String task, Duration remaining) {
-}
+public record TimeoutInfo(String task, Duration remaining) {}

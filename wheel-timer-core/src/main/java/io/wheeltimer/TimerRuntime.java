@@ -37,6 +37,7 @@ final class TimerRuntime implements TimeoutOwner {
 
     /** Lifecycle states: the ordinals of {@link HashedWheelTimer.State}. */
     static final int INIT = 0;
+
     static final int STARTED = 1;
     static final int SHUTDOWN = 2;
 
@@ -70,6 +71,7 @@ final class TimerRuntime implements TimeoutOwner {
      * (the runtime reaches the front, so a leak check holding it would keep the front alive).
      */
     final AtomicInteger state = new AtomicInteger(INIT);
+
     private final CountDownLatch startedLatch = new CountDownLatch(1);
     private volatile long startTime;
     /** Read once per fired batch; null (the default) costs one volatile read. */
@@ -84,6 +86,7 @@ final class TimerRuntime implements TimeoutOwner {
     private volatile long wakeAt = AWAKE;
     /** Time since start (ns) of the work the worker is on or sleeps until ({@link #IDLE}: none). */
     private volatile long dueAt = IDLE;
+
     private volatile long publishedTick;
     /** What stop() cancelled; the worker's alone until it ends. */
     private final Set<Timeout> unprocessed = new HashSet<>();
@@ -100,6 +103,7 @@ final class TimerRuntime implements TimeoutOwner {
     private final AtomicLong admitted;
     /** Refusals and task failures: the first logged in full, repeats counted (a flood must not stall the worker). */
     private final RepeatLog refusals;
+
     private final RepeatLog taskFailures;
 
     /**
@@ -108,7 +112,12 @@ final class TimerRuntime implements TimeoutOwner {
      * @param taskExecutor {@link #ON_WORKER} to run tasks on the worker thread
      * @param onShutdown runs once, when the state becomes {@code SHUTDOWN} through this runtime
      */
-    TimerRuntime(Timer front, Ticker ticker, long tickNanos, long maxPendingTimeouts, Executor taskExecutor,
+    TimerRuntime(
+            Timer front,
+            Ticker ticker,
+            long tickNanos,
+            long maxPendingTimeouts,
+            Executor taskExecutor,
             Runnable onShutdown) {
         this.front = front;
         this.ticker = ticker;
@@ -117,8 +126,10 @@ final class TimerRuntime implements TimeoutOwner {
         this.admitted = maxPendingTimeouts > 0 ? new AtomicLong() : null;
         this.taskExecutor = taskExecutor;
         this.onShutdown = onShutdown;
-        this.refusals = new RepeatLog(LOG, "tasks refused by the task executor", REPEAT_LOG_INTERVAL_NANOS, ticker::nanoTime);
-        this.taskFailures = new RepeatLog(LOG, "exceptions thrown by TimerTasks", REPEAT_LOG_INTERVAL_NANOS, ticker::nanoTime);
+        this.refusals =
+                new RepeatLog(LOG, "tasks refused by the task executor", REPEAT_LOG_INTERVAL_NANOS, ticker::nanoTime);
+        this.taskFailures =
+                new RepeatLog(LOG, "exceptions thrown by TimerTasks", REPEAT_LOG_INTERVAL_NANOS, ticker::nanoTime);
     }
 
     /** Once, before the runtime is used: the thread that will drive it. */
@@ -308,8 +319,10 @@ final class TimerRuntime implements TimeoutOwner {
         try {
             handle.task().cancelled(handle);
         } catch (Throwable t) {
-            LOG.log(System.Logger.Level.WARNING,
-                    "An exception was thrown by TimerTask.cancelled() of " + TimeoutHandle.describe(handle.task()), t);
+            LOG.log(
+                    System.Logger.Level.WARNING,
+                    "An exception was thrown by TimerTask.cancelled() of " + TimeoutHandle.describe(handle.task()),
+                    t);
         }
     }
 
@@ -345,7 +358,7 @@ final class TimerRuntime implements TimeoutOwner {
     /** Worker thread, on stop: cancels what is still handed off and answers waiting queries with nothing. */
     void drainForStop() {
         newTimeouts.takeAll(this::cancelForStop);
-        cancelledTimeouts.takeAll(handle -> { });
+        cancelledTimeouts.takeAll(handle -> {});
         for (UpcomingQuery query; (query = queries.poll()) != null; ) {
             query.result.complete(List.of());
         }
@@ -406,8 +419,10 @@ final class TimerRuntime implements TimeoutOwner {
             taskExecutor.execute(handle);
         } catch (Throwable t) {
             failed.increment();
-            refusals.report(() -> "The task executor refused the expired task "
-                    + TimeoutHandle.describe(handle.task()) + "; it does not run", t);
+            refusals.report(
+                    () -> "The task executor refused the expired task " + TimeoutHandle.describe(handle.task())
+                            + "; it does not run",
+                    t);
         }
     }
 
@@ -426,7 +441,8 @@ final class TimerRuntime implements TimeoutOwner {
             handle.task().run(handle);
         } catch (Throwable t) {
             failed.increment();
-            taskFailures.report(() -> "An exception was thrown by TimerTask " + TimeoutHandle.describe(handle.task()), t);
+            taskFailures.report(
+                    () -> "An exception was thrown by TimerTask " + TimeoutHandle.describe(handle.task()), t);
         }
     }
 

@@ -26,5 +26,4 @@ public record TimerStats(
         long failed,
         long ticks,
         Duration tickLag,
-        HashedWheelTimer.State state) {
-}
+        HashedWheelTimer.State state) {}

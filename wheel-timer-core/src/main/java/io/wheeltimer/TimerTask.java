@@ -25,6 +25,5 @@ public interface TimerTask {
      *
      * @param timeout the cancelled timeout
      */
-    default void cancelled(Timeout timeout) {
-    }
+    default void cancelled(Timeout timeout) {}
 }

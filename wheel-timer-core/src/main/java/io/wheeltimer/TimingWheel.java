@@ -46,6 +46,7 @@ final class TimingWheel {
     static class Entry {
         /** Nanoseconds since the timer started, >= 0. Set before {@link #schedule}; then fixed. */
         long deadline;
+
         Bucket bucket;
         int slot;
     }
@@ -63,6 +64,7 @@ final class TimingWheel {
         final int index;
         /** The occupancy bitmap of the array this bucket belongs to (it moves with it, see staging). */
         final long[] bits;
+
         Entry[] entries = NO_ENTRIES;
         /** Slots in use, cleared ones (removed entries) included. */
         int size;
@@ -124,6 +126,7 @@ final class TimingWheel {
     private final long tickNanos;
     /** Ticks past this one can never be reached: their boundary does not fit in a long. */
     private final long maxTick;
+
     private final int wheelBits;
     private final int wheelMask;
     private final boolean hierarchical;
@@ -138,6 +141,7 @@ final class TimingWheel {
     private long touches;
     /** A lower bound of the next event tick, valid while {@code eventHintValid}. */
     private long eventHint = NO_TICK;
+
     private boolean eventHintValid = true;
     /**
      * Hierarchical layout: level-0 buckets for the next block of W ticks, starting at {@link
@@ -146,10 +150,12 @@ final class TimingWheel {
      * reaches it, they become level 0 in O(1) (the arrays are swapped).
      */
     private Bucket[] staged;
+
     private long[] stagedBits;
     private long stagedStart = NO_TICK;
     /** Where {@link #precascade} goes on in its source bucket, valid while that bucket's generation holds. */
     private Bucket precascadeSource;
+
     private int precascadeGeneration;
     private int precascadeCursor;
     /** The entries due at the tick being processed; reused from tick to tick. */

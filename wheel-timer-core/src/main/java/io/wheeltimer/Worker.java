@@ -35,6 +35,7 @@ final class Worker implements Runnable {
     private final Profile profile = new Profile();
     /** The rest of the batch being fired, for {@link #upcoming}: slots [batchNext, batchEnd). */
     private TimingWheel.Entry[] batchRest;
+
     private int batchNext;
     private int batchEnd;
 
@@ -72,8 +73,10 @@ final class Worker implements Runnable {
             ticker.wake(Thread.currentThread()); // introduces this worker to the ticker before anyone can schedule
             startTime = ticker.nanoTime();
         } catch (Throwable t) {
-            TimerRuntime.LOG.log(System.Logger.Level.ERROR,
-                    "The worker of " + runtime + " could not read its ticker; the timer is stopped", t);
+            TimerRuntime.LOG.log(
+                    System.Logger.Level.ERROR,
+                    "The worker of " + runtime + " could not read its ticker; the timer is stopped",
+                    t);
             runtime.markStopped();
             runtime.started(0); // lets start() return; it then finds the timer stopped
             return;
@@ -85,8 +88,8 @@ final class Worker implements Runnable {
                 // clock reached `now` is then taken in time to fire at its own tick.
                 long now = currentTick();
                 long roundStart = System.nanoTime();
-                boolean handedOff = runtime.takeNew(take, ROUND_WORK_LIMIT)
-                        | runtime.takeCancelled(unlink, ROUND_WORK_LIMIT);
+                boolean handedOff =
+                        runtime.takeNew(take, ROUND_WORK_LIMIT) | runtime.takeCancelled(unlink, ROUND_WORK_LIMIT);
                 answerQueries();
                 long phaseEnd = System.nanoTime();
                 profile.take += phaseEnd - roundStart;
@@ -145,8 +148,10 @@ final class Worker implements Runnable {
                 wakeUps.incrementAndGet();
             }
         } catch (Throwable t) {
-            TimerRuntime.LOG.log(System.Logger.Level.ERROR,
-                    "The worker of " + runtime + " died; its pending timeouts are cancelled", t);
+            TimerRuntime.LOG.log(
+                    System.Logger.Level.ERROR,
+                    "The worker of " + runtime + " died; its pending timeouts are cancelled",
+                    t);
             runtime.markStopped();
         } finally {
             runtime.awake();
@@ -299,5 +304,4 @@ final class Worker implements Runnable {
         }
         return infos;
     }
-
 }

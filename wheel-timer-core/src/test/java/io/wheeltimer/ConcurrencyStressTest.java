@@ -75,6 +75,7 @@ class ConcurrencyStressTest {
         final AtomicReferenceArray<Timeout> cancelledArgument;
         /** Written by the producer before its newTimeout, read after it was joined. */
         final long[] scheduledAt;
+
         final long[] delayNanos;
 
         Ledger(int size) {
@@ -179,8 +180,8 @@ class ConcurrencyStressTest {
                 try {
                     results.add(future.get(left, TimeUnit.NANOSECONDS));
                 } catch (TimeoutException e) {
-                    throw new AssertionError("a concurrent body did not finish within " + timeout
-                            + " (hung?):\n" + threadDump(), e);
+                    throw new AssertionError(
+                            "a concurrent body did not finish within " + timeout + " (hung?):\n" + threadDump(), e);
                 }
             }
             return results;
@@ -202,7 +203,11 @@ class ConcurrencyStressTest {
         StringBuilder sb = new StringBuilder();
         Thread.getAllStackTraces().forEach((thread, stack) -> {
             if (thread.getName().startsWith("stress") || thread.getName().startsWith("wheel")) {
-                sb.append('"').append(thread.getName()).append("\" ").append(thread.getState()).append('\n');
+                sb.append('"')
+                        .append(thread.getName())
+                        .append("\" ")
+                        .append(thread.getState())
+                        .append('\n');
                 for (int i = 0; i < Math.min(stack.length, 12); i++) {
                     sb.append("    at ").append(stack[i]).append('\n');
                 }
@@ -255,14 +260,38 @@ class ConcurrencyStressTest {
     static Stream<StressConfig> stressConfigs() {
         long seed = System.nanoTime();
         return Stream.of(
-                new StressConfig("hierarchical, 1 ms tick, 16 buckets", true, 1, 16, 0, 0, 4, 400_000, 50, 25, 25, 10,
-                        seed),
-                new StressConfig("flat, 1 ms tick, 16 buckets", false, 1, 16, 0, 0, 4, 400_000, 50, 25, 25, 10,
-                        seed + 1),
-                new StressConfig("hierarchical, 2 ms tick, 8 buckets, 2-thread task executor, maxPending", true, 2, 8,
-                        2, 400_000, 4, 400_000, 50, 25, 25, 10, seed + 2),
-                new StressConfig("flat, 10 ms tick, 512 buckets, 2-thread task executor", false, 10, 512, 2, 0, 4,
-                        200_000, 50, 25, 25, 10, seed + 3));
+                new StressConfig(
+                        "hierarchical, 1 ms tick, 16 buckets", true, 1, 16, 0, 0, 4, 400_000, 50, 25, 25, 10, seed),
+                new StressConfig(
+                        "flat, 1 ms tick, 16 buckets", false, 1, 16, 0, 0, 4, 400_000, 50, 25, 25, 10, seed + 1),
+                new StressConfig(
+                        "hierarchical, 2 ms tick, 8 buckets, 2-thread task executor, maxPending",
+                        true,
+                        2,
+                        8,
+                        2,
+                        400_000,
+                        4,
+                        400_000,
+                        50,
+                        25,
+                        25,
+                        10,
+                        seed + 2),
+                new StressConfig(
+                        "flat, 10 ms tick, 512 buckets, 2-thread task executor",
+                        false,
+                        10,
+                        512,
+                        2,
+                        0,
+                        4,
+                        200_000,
+                        50,
+                        25,
+                        25,
+                        10,
+                        seed + 3));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -289,14 +318,26 @@ class ConcurrencyStressTest {
             @ForAll @IntRange(min = 0, max = 40) int immediatePct,
             @ForAll @IntRange(min = 0, max = 40) int deferredPct,
             @ForAll @IntRange(min = 0, max = 20) int crossPct,
-            @ForAll long seed) throws Exception {
+            @ForAll long seed)
+            throws Exception {
         StressConfig config = new StressConfig(
-                "random", hierarchical, tickMillis, 1 << wheelBits, executorThreads, limitPending ? total : 0,
-                producers, total, maxDelayMillis, immediatePct, deferredPct, crossPct, seed);
+                "random",
+                hierarchical,
+                tickMillis,
+                1 << wheelBits,
+                executorThreads,
+                limitPending ? total : 0,
+                producers,
+                total,
+                maxDelayMillis,
+                immediatePct,
+                deferredPct,
+                crossPct,
+                seed);
         runScheduleCancelStress(config);
     }
 
-    private record Deferred(long atNanos, int id) { }
+    private record Deferred(long atNanos, int id) {}
 
     static void runScheduleCancelStress(StressConfig c) throws Exception {
         ExecutorService taskExecutor = c.executorThreads() > 0
@@ -349,10 +390,14 @@ class ConcurrencyStressTest {
             });
             runConcurrently(Duration.ofMinutes(2), bodies);
 
-            await("pendingTimeouts() == 0, " + context).atMost(AWAIT).pollInterval(Duration.ofMillis(20))
+            await("pendingTimeouts() == 0, " + context)
+                    .atMost(AWAIT)
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> timer.pendingTimeouts() == 0);
             // The task runs after the expiry is counted (on the executor, possibly much later).
-            await("every expired task has run, " + context).atMost(AWAIT).pollInterval(Duration.ofMillis(20))
+            await("every expired task has run, " + context)
+                    .atMost(AWAIT)
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> ledger.totalRuns() >= timer.stats().expired());
 
             Violations violations = new Violations();
@@ -377,16 +422,16 @@ class ConcurrencyStressTest {
                             + handle);
                 }
                 if (callbacks != wins) {
-                    violations.add("id " + id + ": cancelled() called " + callbacks + " times, cancel() true "
-                            + wins + " times");
+                    violations.add("id " + id + ": cancelled() called " + callbacks + " times, cancel() true " + wins
+                            + " times");
                 }
                 if (runs == 1 && (!handle.isExpired() || handle.isCancelled())) {
                     violations.add("id " + id + " ran but isExpired=" + handle.isExpired() + " isCancelled="
                             + handle.isCancelled());
                 }
                 if (wins == 1 && (!handle.isCancelled() || handle.isExpired())) {
-                    violations.add("id " + id + " cancelled but isCancelled=" + handle.isCancelled()
-                            + " isExpired=" + handle.isExpired());
+                    violations.add("id " + id + " cancelled but isCancelled=" + handle.isCancelled() + " isExpired="
+                            + handle.isExpired());
                 }
                 if (runs == 1 && ledger.runArgument.get(id) != handle) {
                     violations.add("id " + id + ": run() got " + ledger.runArgument.get(id) + ", not its handle");
@@ -412,10 +457,14 @@ class ConcurrencyStressTest {
             assertThat(timer.pendingTimeouts()).as(context).isZero();
             assertThat(stats.pending()).as(context).isZero();
             assertThat(stats.scheduled()).as("scheduled, " + context).isEqualTo(c.total());
-            assertThat(stats.expired() + stats.cancelled()).as("expired + cancelled, " + context)
+            assertThat(stats.expired() + stats.cancelled())
+                    .as("expired + cancelled, " + context)
                     .isEqualTo(c.total());
-            assertThat(stats.expired()).as("expired == tasks that ran, " + context).isEqualTo(ran);
-            assertThat(stats.cancelled()).as("cancelled == cancel() calls that won, " + context)
+            assertThat(stats.expired())
+                    .as("expired == tasks that ran, " + context)
+                    .isEqualTo(ran);
+            assertThat(stats.cancelled())
+                    .as("cancelled == cancel() calls that won, " + context)
                     .isEqualTo(cancelledByUs);
             assertThat(stats.failed()).as(context).isZero();
             assertThat(stats.rejected()).as(context).isZero();
@@ -423,7 +472,9 @@ class ConcurrencyStressTest {
 
             // Done is done: a late cancel changes nothing.
             for (int id = 0; id < c.total(); id += 7) {
-                assertThat(ledger.handles.get(id).cancel()).as("late cancel of id %d", id).isFalse();
+                assertThat(ledger.handles.get(id).cancel())
+                        .as("late cancel of id %d", id)
+                        .isFalse();
             }
             assertThat(timer.stats().cancelled()).isEqualTo(cancelledByUs);
 
@@ -432,9 +483,9 @@ class ConcurrencyStressTest {
                 int limit = (int) c.maxPending();
                 List<Timeout> extra = new ArrayList<>(limit);
                 for (int i = 0; i < limit; i++) {
-                    extra.add(timer.newTimeout(t -> { }, 1, TimeUnit.HOURS));
+                    extra.add(timer.newTimeout(t -> {}, 1, TimeUnit.HOURS));
                 }
-                assertThatThrownBy(() -> timer.newTimeout(t -> { }, 1, TimeUnit.HOURS))
+                assertThatThrownBy(() -> timer.newTimeout(t -> {}, 1, TimeUnit.HOURS))
                         .isInstanceOf(RejectedExecutionException.class)
                         .hasMessage("Number of pending timeouts (" + (limit + 1) + ") is greater than or equal to"
                                 + " maximum allowed pending timeouts (" + limit + ")");
@@ -442,9 +493,13 @@ class ConcurrencyStressTest {
                 assertThat(unprocessed).hasSize(limit);
                 Set<Timeout> extraSet = Collections.newSetFromMap(new IdentityHashMap<>());
                 extraSet.addAll(extra);
-                assertThat(extraSet.containsAll(unprocessed)).as("stop() returned exactly the extra ones").isTrue();
+                assertThat(extraSet.containsAll(unprocessed))
+                        .as("stop() returned exactly the extra ones")
+                        .isTrue();
             } else {
-                assertThat(timer.stop()).as("nothing left for stop(), " + context).isEmpty();
+                assertThat(timer.stop())
+                        .as("nothing left for stop(), " + context)
+                        .isEmpty();
             }
             TimerStats after = timer.stats();
             assertThat(after.pending()).isZero();
@@ -461,13 +516,16 @@ class ConcurrencyStressTest {
      * One producer: schedules its share of the ids (every {@code producers}-th), and cancels some at
      * once, some after a pause around their deadline, and hands some to the canceller thread.
      */
-    private static void produce(StressConfig c, int producer, HashedWheelTimer timer, Ledger ledger,
+    private static void produce(
+            StressConfig c,
+            int producer,
+            HashedWheelTimer timer,
+            Ledger ledger,
             ConcurrentLinkedQueue<Integer> crossCancels) {
         long tickNanos = TimeUnit.MILLISECONDS.toNanos(c.tickMillis());
         long maxDelayNanos = TimeUnit.MILLISECONDS.toNanos(c.maxDelayMillis());
         SplittableRandom random = new SplittableRandom(c.seed() * 31 + producer);
-        PriorityQueue<Deferred> deferred =
-                new PriorityQueue<>((a, b) -> Long.compare(a.atNanos(), b.atNanos()));
+        PriorityQueue<Deferred> deferred = new PriorityQueue<>((a, b) -> Long.compare(a.atNanos(), b.atNanos()));
         int done = 0;
         for (int id = producer; id < c.total(); id += c.producers()) {
             long delay = randomDelay(random, maxDelayNanos);
@@ -614,9 +672,9 @@ class ConcurrencyStressTest {
                             Call call = new Call();
                             mine.add(call);
                             int dice = r.nextInt(100);
-                            long delayNanos = dice < 70 ? TimeUnit.HOURS.toNanos(1)
-                                    : dice < 75 ? 0
-                                    : r.nextLong(TimeUnit.MILLISECONDS.toNanos(3 * tickMillis));
+                            long delayNanos = dice < 70
+                                    ? TimeUnit.HOURS.toNanos(1)
+                                    : dice < 75 ? 0 : r.nextLong(TimeUnit.MILLISECONDS.toNanos(3 * tickMillis));
                             try {
                                 call.handle = timer.newTimeout(call.task, delayNanos, TimeUnit.NANOSECONDS);
                             } catch (IllegalStateException e) {
@@ -703,22 +761,31 @@ class ConcurrencyStressTest {
                     }
                 }
                 violations.assertNone(context);
-                assertThat(threw).as("each producer ended on an IllegalStateException, " + context)
+                assertThat(threw)
+                        .as("each producer ended on an IllegalStateException, " + context)
                         .isEqualTo(producers);
                 assertThat(timer.state()).isEqualTo(HashedWheelTimer.State.SHUTDOWN);
-                assertThat(timer.pendingTimeouts()).as("pendingTimeouts, " + context).isZero();
+                assertThat(timer.pendingTimeouts())
+                        .as("pendingTimeouts, " + context)
+                        .isZero();
                 TimerStats stats = timer.stats();
                 assertThat(stats.pending()).as(context).isZero();
-                assertThat(stats.scheduled()).as("scheduled == handles returned, " + context).isEqualTo(handles);
-                assertThat(stats.expired() + stats.cancelled()).as("expired + cancelled, " + context)
+                assertThat(stats.scheduled())
+                        .as("scheduled == handles returned, " + context)
+                        .isEqualTo(handles);
+                assertThat(stats.expired() + stats.cancelled())
+                        .as("expired + cancelled, " + context)
                         .isEqualTo(stats.scheduled());
                 assertThat(stats.expired()).as("expired == ran, " + context).isEqualTo(ran);
-                assertThat(stats.cancelled()).as("cancelled == stop set + producer cancels, " + context)
+                assertThat(stats.cancelled())
+                        .as("cancelled == stop set + producer cancels, " + context)
                         .isEqualTo(unprocessed.size() + cancelledByProducers);
                 assertThat(timer.stop()).as("second stop(), " + context).isEmpty();
-                assertThatThrownBy(() -> timer.newTimeout(t -> { }, 1, TimeUnit.SECONDS))
+                assertThatThrownBy(() -> timer.newTimeout(t -> {}, 1, TimeUnit.SECONDS))
                         .isInstanceOf(IllegalStateException.class);
-                assertThat(timer.pendingTimeouts()).as("pending after a refused newTimeout").isZero();
+                assertThat(timer.pendingTimeouts())
+                        .as("pending after a refused newTimeout")
+                        .isZero();
             } finally {
                 stopQuietly(timer);
             }
@@ -756,7 +823,8 @@ class ConcurrencyStressTest {
                 @SuppressWarnings("unchecked")
                 Set<Timeout> b = (Set<Timeout>) results.get(1);
                 String context = "round " + round + ", sizes " + a.size() + " and " + b.size();
-                assertThat(a.isEmpty() != b.isEmpty()).as("exactly one stop() gets the timeouts, " + context)
+                assertThat(a.isEmpty() != b.isEmpty())
+                        .as("exactly one stop() gets the timeouts, " + context)
                         .isTrue();
                 Set<Timeout> winner = a.isEmpty() ? b : a;
                 // The loser may return before the winner finished: wait for the worker to end.
@@ -841,8 +909,8 @@ class ConcurrencyStressTest {
                         int from = batch * batchSize;
                         for (int id = from; id < from + batchSize; id++) {
                             int kind = id % 3;
-                            long delay = kind == 0 ? TimeUnit.HOURS.toNanos(1)
-                                    : kind == 1 ? 0 : random.nextLong(3_000_000);
+                            long delay =
+                                    kind == 0 ? TimeUnit.HOURS.toNanos(1) : kind == 1 ? 0 : random.nextLong(3_000_000);
                             ledger.handles.set(id, timer.newTimeout(ledger.task(id), delay, TimeUnit.NANOSECONDS));
                         }
                         if (batch % 2 == 1) {
@@ -917,7 +985,8 @@ class ConcurrencyStressTest {
                         for (int i = 0; i < perProducer; i++) {
                             int id = producer * perProducer + i;
                             int dice = random.nextInt(100);
-                            long delay = dice < 10 ? NEVER_DUE + random.nextLong(1_000_000_000)
+                            long delay = dice < 10
+                                    ? NEVER_DUE + random.nextLong(1_000_000_000)
                                     : randomDelay(random, TimeUnit.MILLISECONDS.toNanos(30));
                             ledger.delayNanos[id] = delay;
                             ledger.handles.set(id, timer.newTimeout(ledger.task(id), delay, TimeUnit.NANOSECONDS));
@@ -961,7 +1030,8 @@ class ConcurrencyStressTest {
                             int id = Integer.parseInt(info.task().substring("task-".length()));
                             // Never more than the delay it was scheduled with (the timer's clock only moves on).
                             long delay = Math.max(ledger.delayNanos[id], 0);
-                            if (info.remaining().isNegative() || info.remaining().compareTo(Duration.ofNanos(delay)) > 0) {
+                            if (info.remaining().isNegative()
+                                    || info.remaining().compareTo(Duration.ofNanos(delay)) > 0) {
                                 violations.add("upcoming(" + limit + "): " + info.task() + " remaining "
                                         + info.remaining() + ", scheduled with a delay of " + delay + " ns");
                             }
@@ -989,8 +1059,7 @@ class ConcurrencyStressTest {
             await().atMost(AWAIT).until(() -> timer.pendingTimeouts() == expected);
             List<TimeoutInfo> all = timer.upcoming((int) expected + 10);
             assertThat(all).hasSize((int) expected);
-            assertThat(all).allSatisfy(info ->
-                    assertThat(info.remaining()).isGreaterThan(Duration.ofMinutes(50)));
+            assertThat(all).allSatisfy(info -> assertThat(info.remaining()).isGreaterThan(Duration.ofMinutes(50)));
             List<String> expectedNames = new ArrayList<>();
             for (int id = 0; id < n; id++) {
                 if (ledger.delayNanos[id] >= NEVER_DUE && ledger.cancelTrue.get(id) == 0) {
@@ -1001,10 +1070,13 @@ class ConcurrencyStressTest {
             all.forEach(info -> names.add(info.task()));
             Collections.sort(names);
             Collections.sort(expectedNames);
-            assertThat(names).as("upcoming() lists exactly the pending 1-hour timeouts").isEqualTo(expectedNames);
+            assertThat(names)
+                    .as("upcoming() lists exactly the pending 1-hour timeouts")
+                    .isEqualTo(expectedNames);
             // Soonest first: the 1-hour ones are ordered by their deadline.
             for (int k = 1; k < all.size(); k++) {
-                assertThat(all.get(k - 1).remaining()).isLessThanOrEqualTo(all.get(k).remaining());
+                assertThat(all.get(k - 1).remaining())
+                        .isLessThanOrEqualTo(all.get(k).remaining());
             }
             assertThat(timer.upcoming(0)).isEmpty();
             assertThat(timer.stop()).hasSize((int) expected);
@@ -1039,7 +1111,7 @@ class ConcurrencyStressTest {
             // Keeps the wheel non-empty, so the worker sleeps until a far tick instead of idling.
             List<Timeout> keep = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
-                keep.add(timer.newTimeout(t -> { }, 1 + i, TimeUnit.HOURS));
+                keep.add(timer.newTimeout(t -> {}, 1 + i, TimeUnit.HOURS));
             }
             await().atMost(AWAIT).until(() -> timer.upcoming(20).size() == 10);
             int producers = 3;
@@ -1098,7 +1170,9 @@ class ConcurrencyStressTest {
             runConcurrently(Duration.ofSeconds(60), cancellers);
             cancellers.clear();
             assertThat(timer.pendingTimeouts()).isEqualTo(keep.size());
-            await("cancelled tasks become unreachable").atMost(AWAIT).pollInterval(Duration.ofMillis(200))
+            await("cancelled tasks become unreachable")
+                    .atMost(AWAIT)
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> {
                         System.gc();
                         return watched.stream().allMatch(ref -> ref.get() == null);
@@ -1164,8 +1238,10 @@ class ConcurrencyStressTest {
                             }
                         }
                         if (index + 1 < links) {
-                            current.set(chain, timer.newTimeout(
-                                    new Link(chain, index + 1), random.nextInt(-1, 4), TimeUnit.MILLISECONDS));
+                            current.set(
+                                    chain,
+                                    timer.newTimeout(
+                                            new Link(chain, index + 1), random.nextInt(-1, 4), TimeUnit.MILLISECONDS));
                         }
                     } catch (RuntimeException e) {
                         failures.incrementAndGet();
@@ -1216,7 +1292,9 @@ class ConcurrencyStressTest {
                 totalRuns += runs.get(c);
                 totalWins += wins.get(c);
                 boolean completed = runs.get(c) == links;
-                if (wins.get(c) > 1 || (wins.get(c) == 1) == completed || runs.get(c) > links
+                if (wins.get(c) > 1
+                        || (wins.get(c) == 1) == completed
+                        || runs.get(c) > links
                         || callbacks.get(c) != wins.get(c)) {
                     violations.add("chain " + c + ": " + runs.get(c) + " of " + links + " links ran, cancel() won "
                             + wins.get(c) + " times, cancelled() called " + callbacks.get(c) + " times");
@@ -1273,7 +1351,7 @@ class ConcurrencyStressTest {
                     }
                     spin(-delay);
                     try {
-                        return timer.newTimeout(t -> { }, 1, TimeUnit.HOURS);
+                        return timer.newTimeout(t -> {}, 1, TimeUnit.HOURS);
                     } catch (IllegalStateException e) {
                         return e;
                     }

@@ -47,10 +47,14 @@ class FutureDeadlinePropertyTest {
                     CompletableFuture<Integer> future = futures.get(i);
                     int limit = limitsMillis.get(i);
                     if (now < limit && future.isDone()) {
-                        assertThat(failureOf(future)).as("future %d at %d ms, limit %d ms", i, now, limit).isNull();
+                        assertThat(failureOf(future))
+                                .as("future %d at %d ms, limit %d ms", i, now, limit)
+                                .isNull();
                     }
                     if (now >= firesAt(limit)) {
-                        assertThat(future).as("future %d at %d ms, limit %d ms", i, now, limit).isDone();
+                        assertThat(future)
+                                .as("future %d at %d ms, limit %d ms", i, now, limit)
+                                .isDone();
                     }
                     if (completionsMillis.get(i) <= now) {
                         future.complete(i);

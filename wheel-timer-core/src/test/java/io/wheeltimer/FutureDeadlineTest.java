@@ -26,7 +26,11 @@ class FutureDeadlineTest {
     static final Duration TICK = Duration.ofMillis(10);
 
     static HashedWheelTimer manualTimer(ManualTicker ticker) {
-        HashedWheelTimer timer = HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).ticksPerWheel(64).build();
+        HashedWheelTimer timer = HashedWheelTimer.builder()
+                .ticker(ticker)
+                .tickDuration(TICK)
+                .ticksPerWheel(64)
+                .build();
         timer.start();
         return timer;
     }
@@ -68,7 +72,8 @@ class FutureDeadlineTest {
         void completeOnTimeoutCompletesWithTheValueOnceTheLimitPasses() {
             CompletableFuture<String> future = new CompletableFuture<>();
 
-            assertThat(timer.completeOnTimeout(future, "fallback", Duration.ofMillis(30))).isSameAs(future);
+            assertThat(timer.completeOnTimeout(future, "fallback", Duration.ofMillis(30)))
+                    .isSameAs(future);
             ticker.advance(Duration.ofMillis(29));
             assertThat(future).isNotDone();
             ticker.advance(Duration.ofMillis(1));
@@ -78,7 +83,8 @@ class FutureDeadlineTest {
 
         @Test
         void completeOnTimeoutAcceptsANullValue() {
-            CompletableFuture<String> future = timer.completeOnTimeout(new CompletableFuture<>(), null, Duration.ofMillis(10));
+            CompletableFuture<String> future =
+                    timer.completeOnTimeout(new CompletableFuture<>(), null, Duration.ofMillis(10));
             ticker.advance(Duration.ofMillis(10));
 
             assertThat(future).isCompletedWithValue(null);
@@ -91,7 +97,9 @@ class FutureDeadlineTest {
 
             future.complete("value");
 
-            assertThat(timer.pendingTimeouts()).as("pending right after completion, before any tick").isZero();
+            assertThat(timer.pendingTimeouts())
+                    .as("pending right after completion, before any tick")
+                    .isZero();
             ticker.advance(Duration.ofSeconds(10));
             assertThat(future).isCompletedWithValue("value");
             assertThat(timer.stats().expired()).isZero();
@@ -100,7 +108,8 @@ class FutureDeadlineTest {
 
         @Test
         void aFutureThatFailsFirstKeepsItsFailureAndItsTimeoutIsCancelled() {
-            CompletableFuture<String> future = timer.completeOnTimeout(new CompletableFuture<>(), "late", Duration.ofSeconds(5));
+            CompletableFuture<String> future =
+                    timer.completeOnTimeout(new CompletableFuture<>(), "late", Duration.ofSeconds(5));
             IllegalStateException failure = new IllegalStateException("boom");
 
             future.completeExceptionally(failure);
@@ -115,14 +124,16 @@ class FutureDeadlineTest {
             CompletableFuture<String> done = CompletableFuture.completedFuture("x");
 
             assertThat(timer.orTimeout(done, Duration.ofSeconds(1))).isSameAs(done);
-            assertThat(timer.completeOnTimeout(done, "y", Duration.ofSeconds(1))).isSameAs(done);
+            assertThat(timer.completeOnTimeout(done, "y", Duration.ofSeconds(1)))
+                    .isSameAs(done);
             assertThat(timer.stats().scheduled()).isZero();
         }
 
         @Test
         void aTimeoutOfZeroOrLessFiresOnTheNextTick() {
             CompletableFuture<String> zero = timer.orTimeout(new CompletableFuture<>(), Duration.ZERO);
-            CompletableFuture<String> negative = timer.completeOnTimeout(new CompletableFuture<>(), "v", Duration.ofSeconds(-3));
+            CompletableFuture<String> negative =
+                    timer.completeOnTimeout(new CompletableFuture<>(), "v", Duration.ofSeconds(-3));
             assertThat(zero).isNotDone();
 
             ticker.advance(TICK);
@@ -134,13 +145,17 @@ class FutureDeadlineTest {
         @Test
         void nullArgumentsAreRejectedNamingTheParameter() {
             assertThatThrownBy(() -> timer.orTimeout(null, Duration.ZERO))
-                    .isInstanceOf(NullPointerException.class).hasMessageContaining("future");
+                    .isInstanceOf(NullPointerException.class)
+                    .hasMessageContaining("future");
             assertThatThrownBy(() -> timer.orTimeout(new CompletableFuture<>(), null))
-                    .isInstanceOf(NullPointerException.class).hasMessageContaining("timeout");
+                    .isInstanceOf(NullPointerException.class)
+                    .hasMessageContaining("timeout");
             assertThatThrownBy(() -> timer.completeOnTimeout(null, "v", Duration.ZERO))
-                    .isInstanceOf(NullPointerException.class).hasMessageContaining("future");
+                    .isInstanceOf(NullPointerException.class)
+                    .hasMessageContaining("future");
             assertThatThrownBy(() -> timer.completeOnTimeout(new CompletableFuture<>(), "v", null))
-                    .isInstanceOf(NullPointerException.class).hasMessageContaining("timeout");
+                    .isInstanceOf(NullPointerException.class)
+                    .hasMessageContaining("timeout");
         }
 
         @Test
@@ -151,7 +166,9 @@ class FutureDeadlineTest {
             assertThatThrownBy(() -> timer.orTimeout(future, Duration.ofSeconds(1)))
                     .isInstanceOf(IllegalStateException.class);
             assertThat(future).isNotDone();
-            assertThat(future.getNumberOfDependents()).as("no callback left behind").isZero();
+            assertThat(future.getNumberOfDependents())
+                    .as("no callback left behind")
+                    .isZero();
         }
 
         @Test
@@ -175,7 +192,9 @@ class FutureDeadlineTest {
          */
         @Test
         void eachFutureCompletesExactlyOnceAndNothingStaysPending() throws Exception {
-            HashedWheelTimer timer = HashedWheelTimer.builder().tickDuration(Duration.ofMillis(1)).build();
+            HashedWheelTimer timer = HashedWheelTimer.builder()
+                    .tickDuration(Duration.ofMillis(1))
+                    .build();
             try {
                 int perThread = 20_000;
                 List<CompletableFuture<Integer>> futures = new ArrayList<>();

@@ -31,17 +31,21 @@ import net.jqwik.api.Tuple;
  */
 class HashedWheelTimerPropertyTest {
 
-    record Config(int ticksPerWheel, boolean hierarchical, long startNanos, long tickMillis) { }
+    record Config(int ticksPerWheel, boolean hierarchical, long startNanos, long tickMillis) {}
 
     /** {@code kind}: 0 schedule (arg = delay in eighths of a tick), 1 cancel (arg picks one), 2 advance (eighths of a tick). */
-    record Op(int kind, long arg, boolean special) { }
+    record Op(int kind, long arg, boolean special) {}
 
     @Provide
     Arbitrary<Config> configs() {
         return Combinators.combine(
                         Arbitraries.of(1, 2, 16, 512),
                         Arbitraries.of(true, false),
-                        Arbitraries.of(0L, Long.MIN_VALUE, Long.MIN_VALUE + 7, Long.MAX_VALUE - 1_000_000_000L,
+                        Arbitraries.of(
+                                0L,
+                                Long.MIN_VALUE,
+                                Long.MIN_VALUE + 7,
+                                Long.MAX_VALUE - 1_000_000_000L,
                                 Long.MAX_VALUE),
                         Arbitraries.of(1L, 10L, 100L))
                 .as(Config::new);
@@ -50,18 +54,22 @@ class HashedWheelTimerPropertyTest {
     @Provide
     Arbitrary<List<Op>> ops() {
         Arbitrary<Op> schedule = Combinators.combine(
-                        Arbitraries.longs().between(-24, 8L * 3 * 512), Arbitraries.integers().between(0, 11))
+                        Arbitraries.longs().between(-24, 8L * 3 * 512),
+                        Arbitraries.integers().between(0, 11))
                 .as((eighths, dice) -> new Op(0, eighths, dice == 0));
         Arbitrary<Op> cancel = Arbitraries.longs().between(0, Long.MAX_VALUE).map(i -> new Op(1, i, false));
         Arbitrary<Op> advance = Combinators.combine(
-                        Arbitraries.longs().between(0, 40), Arbitraries.integers().between(0, 14))
+                        Arbitraries.longs().between(0, 40),
+                        Arbitraries.integers().between(0, 14))
                 .as((eighths, dice) -> new Op(2, eighths, dice == 0));
         return Arbitraries.frequencyOf(Tuple.of(5, schedule), Tuple.of(2, cancel), Tuple.of(4, advance))
-                .list().ofMinSize(1).ofMaxSize(80);
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(80);
     }
 
     /** What a task saw when it ran. */
-    record Run(int id, long tick, long elapsedNanos) { }
+    record Run(int id, long tick, long elapsedNanos) {}
 
     @Property(tries = 1000)
     void timerFiresEachTimeoutAtTheModelsTick(@ForAll("configs") Config config, @ForAll("ops") List<Op> ops) {
@@ -89,7 +97,9 @@ class HashedWheelTimerPropertyTest {
                     case 0 -> {
                         int id = nextId++;
                         long delay = op.special()
-                                ? (op.arg() % 3 == 0 ? Long.MAX_VALUE : op.arg() % 3 == 1 ? 0 : (op.arg() & 0xff) * tick)
+                                ? (op.arg() % 3 == 0
+                                        ? Long.MAX_VALUE
+                                        : op.arg() % 3 == 1 ? 0 : (op.arg() & 0xff) * tick)
                                 : op.arg() * tick / 8;
                         long deadline = delay <= 0 ? elapsed + 1 : TimingWheelPropertyTest.saturatedAdd(elapsed, delay);
                         long fireTick = TimingWheelPropertyTest.ceilDiv(deadline, tick);
@@ -117,7 +127,9 @@ class HashedWheelTimerPropertyTest {
                         ids.sort(null);
                         int id = ids.get((int) (op.arg() % ids.size()));
                         Timeout timeout = pending.remove(id);
-                        assertThat(timeout.cancel()).as("first cancel of a pending timeout").isTrue();
+                        assertThat(timeout.cancel())
+                                .as("first cancel of a pending timeout")
+                                .isTrue();
                         assertThat(timeout.cancel()).as("second cancel").isFalse();
                         assertThat(timeout.isCancelled()).isTrue();
                         model.get(fireTickOf.get(id)).remove((Integer) id);
@@ -129,12 +141,15 @@ class HashedWheelTimerPropertyTest {
                         long nowTick = (ticker.nanoTime() - start) / tick;
                         NavigableMap<Long, List<Integer>> due = model.headMap(nowTick, true);
                         List<Run> expected = new ArrayList<>();
-                        due.forEach((t, ids) -> ids.forEach(id -> expected.add(new Run(id, t, ticker.nanoTime() - start))));
+                        due.forEach((t, ids) ->
+                                ids.forEach(id -> expected.add(new Run(id, t, ticker.nanoTime() - start))));
                         assertThat(runs.subList(before, runs.size()))
                                 .as("runs of the advance to tick %d", nowTick)
                                 .isEqualTo(expected);
                         for (Run run : expected) {
-                            assertThat(run.tick() * tick).as("never early").isGreaterThanOrEqualTo(deadlineOf.get(run.id()));
+                            assertThat(run.tick() * tick)
+                                    .as("never early")
+                                    .isGreaterThanOrEqualTo(deadlineOf.get(run.id()));
                             assertThat(pending.remove(run.id()).isExpired()).isTrue();
                         }
                         due.clear();
@@ -147,14 +162,19 @@ class HashedWheelTimerPropertyTest {
             assertThat(stats.expired()).isEqualTo(runs.size());
             assertThat(stats.cancelled()).isEqualTo(cancelledCallbacks.size());
             assertThat(stats.pending()).isEqualTo(pending.size());
-            assertThat(runs.stream().map(Run::id).collect(Collectors.toSet())).as("none twice").hasSize(runs.size());
+            assertThat(runs.stream().map(Run::id).collect(Collectors.toSet()))
+                    .as("none twice")
+                    .hasSize(runs.size());
 
             Set<Timeout> unprocessed = timer.stop();
-            assertThat(unprocessed).as("stop() returns exactly the pending ones")
+            assertThat(unprocessed)
+                    .as("stop() returns exactly the pending ones")
                     .containsExactlyInAnyOrderElementsOf(pending.values());
             assertThat(unprocessed).allMatch(Timeout::isCancelled);
-            assertThat(cancelledCallbacks).as("cancelled() once per cancel, also by stop()")
-                    .hasSize(nextId - runs.size()).doesNotHaveDuplicates();
+            assertThat(cancelledCallbacks)
+                    .as("cancelled() once per cancel, also by stop()")
+                    .hasSize(nextId - runs.size())
+                    .doesNotHaveDuplicates();
             assertThat(timer.pendingTimeouts()).isZero();
         } finally {
             timer.stop();

@@ -15,16 +15,12 @@ import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -84,7 +80,8 @@ class HashedWheelTimerTest {
 
     /** A started timer on {@code ticker} with 100 ms ticks: its boundaries are at k * 100 ms from now. */
     private HashedWheelTimer manualTimer(ManualTicker ticker, boolean hierarchical) {
-        return manualTimer(HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).hierarchical(hierarchical));
+        return manualTimer(
+                HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).hierarchical(hierarchical));
     }
 
     private HashedWheelTimer manualTimer(HashedWheelTimer.Builder builder) {
@@ -103,7 +100,7 @@ class HashedWheelTimerTest {
     }
 
     private static TimerTask noop() {
-        return timeout -> { };
+        return timeout -> {};
     }
 
     // ---------------------------------------------------------------------------------------
@@ -111,12 +108,22 @@ class HashedWheelTimerTest {
     // ---------------------------------------------------------------------------------------
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource({"1, 1", "2, 2", "3, 4", "10, 16", "511, 512", "512, 512", "513, 1024",
-            "536870913, 1073741824", "1073741824, 1073741824"})
+    @CsvSource({
+        "1, 1",
+        "2, 2",
+        "3, 4",
+        "10, 16",
+        "511, 512",
+        "512, 512",
+        "513, 1024",
+        "536870913, 1073741824",
+        "1073741824, 1073741824"
+    })
     void ticksPerWheelIsRoundedUpToAPowerOfTwo(int given, int expected) {
         HashedWheelTimer viaConstructor =
                 track(new HashedWheelTimer(Executors.defaultThreadFactory(), 100, MILLISECONDS, given));
-        HashedWheelTimer viaBuilder = track(HashedWheelTimer.builder().ticksPerWheel(given).build());
+        HashedWheelTimer viaBuilder =
+                track(HashedWheelTimer.builder().ticksPerWheel(given).build());
 
         assertThat(viaConstructor.ticksPerWheel()).isEqualTo(expected);
         assertThat(viaBuilder.ticksPerWheel()).isEqualTo(expected);
@@ -125,11 +132,13 @@ class HashedWheelTimerTest {
     @ParameterizedTest
     @ValueSource(ints = {0, -1, Integer.MIN_VALUE, (1 << 30) + 1, Integer.MAX_VALUE})
     void ticksPerWheelOutOfRangeIsIllegalArgument(int ticksPerWheel) {
-        assertThatThrownBy(() -> new HashedWheelTimer(Executors.defaultThreadFactory(), 100, MILLISECONDS, ticksPerWheel))
+        assertThatThrownBy(
+                        () -> new HashedWheelTimer(Executors.defaultThreadFactory(), 100, MILLISECONDS, ticksPerWheel))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("ticksPerWheel")
                 .hasMessageContaining(String.valueOf(ticksPerWheel));
-        assertThatThrownBy(() -> HashedWheelTimer.builder().ticksPerWheel(ticksPerWheel).build())
+        assertThatThrownBy(() ->
+                        HashedWheelTimer.builder().ticksPerWheel(ticksPerWheel).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(String.valueOf(ticksPerWheel));
     }
@@ -144,7 +153,8 @@ class HashedWheelTimerTest {
             assertThat(log.messages(Level.WARNING).get(0)).contains("shorter than 1 ms");
         }
         try (LogCapture log = LogCapture.timerLog()) {
-            HashedWheelTimer timer = track(HashedWheelTimer.builder().tickDuration(Duration.ofNanos(1)).build());
+            HashedWheelTimer timer = track(
+                    HashedWheelTimer.builder().tickDuration(Duration.ofNanos(1)).build());
 
             assertThat(timer.tickDuration()).isEqualTo(Duration.ofMillis(1));
             assertThat(log.records(Level.WARNING)).hasSize(1);
@@ -174,31 +184,45 @@ class HashedWheelTimerTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new HashedWheelTimer(factory, Long.MAX_VALUE, DAYS, 1))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> HashedWheelTimer.builder().tickDuration(Duration.ofDays(106_751)).ticksPerWheel(2).build())
+        assertThatThrownBy(() -> HashedWheelTimer.builder()
+                        .tickDuration(Duration.ofDays(106_751))
+                        .ticksPerWheel(2)
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> HashedWheelTimer.builder().tickDuration(Duration.ofDays(200_000)).build())
+        assertThatThrownBy(() -> HashedWheelTimer.builder()
+                        .tickDuration(Duration.ofDays(200_000))
+                        .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("tickDuration");
 
         // just below the limit is accepted
-        assertThat(track(new HashedWheelTimer(factory, limit - 1, NANOSECONDS, 512)).tickDuration())
+        assertThat(track(new HashedWheelTimer(factory, limit - 1, NANOSECONDS, 512))
+                        .tickDuration())
                 .isEqualTo(Duration.ofNanos(limit - 1));
-        assertThat(track(new HashedWheelTimer(factory, Long.MAX_VALUE - 1, NANOSECONDS, 1)).ticksPerWheel())
+        assertThat(track(new HashedWheelTimer(factory, Long.MAX_VALUE - 1, NANOSECONDS, 1))
+                        .ticksPerWheel())
                 .isEqualTo(1);
-        assertThat(track(HashedWheelTimer.builder().tickDuration(Duration.ofDays(106_751)).ticksPerWheel(1).build())
-                .tickDuration()).isEqualTo(Duration.ofDays(106_751));
+        assertThat(track(HashedWheelTimer.builder()
+                                .tickDuration(Duration.ofDays(106_751))
+                                .ticksPerWheel(1)
+                                .build())
+                        .tickDuration())
+                .isEqualTo(Duration.ofDays(106_751));
     }
 
     @Test
     void nonPositiveTickDurationIsIllegalArgument() {
         assertThatThrownBy(() -> new HashedWheelTimer(0, MILLISECONDS))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tickDuration");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tickDuration");
         assertThatThrownBy(() -> new HashedWheelTimer(-1, MILLISECONDS))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("-1");
         assertThatThrownBy(() -> new HashedWheelTimer(Long.MIN_VALUE, NANOSECONDS))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> HashedWheelTimer.builder().tickDuration(Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tickDuration");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tickDuration");
         assertThatThrownBy(() -> HashedWheelTimer.builder().tickDuration(Duration.ofNanos(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -207,26 +231,34 @@ class HashedWheelTimerTest {
     void nullConstructorArgumentsAreNullPointerNamingTheParameter() {
         ThreadFactory factory = Executors.defaultThreadFactory();
         assertThatThrownBy(() -> new HashedWheelTimer((ThreadFactory) null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("threadFactory");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("threadFactory");
         assertThatThrownBy(() -> new HashedWheelTimer(100, null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("unit");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("unit");
         assertThatThrownBy(() -> new HashedWheelTimer(factory, 100, MILLISECONDS, 512, true, 0, null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("taskExecutor");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("taskExecutor");
     }
 
     @Test
     void nullBuilderArgumentsAreNullPointerNamingTheParameter() {
         HashedWheelTimer.Builder builder = HashedWheelTimer.builder();
         assertThatThrownBy(() -> builder.name(null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("name");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("name");
         assertThatThrownBy(() -> builder.threadFactory(null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("threadFactory");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("threadFactory");
         assertThatThrownBy(() -> builder.tickDuration(null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("tickDuration");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("tickDuration");
         assertThatThrownBy(() -> builder.taskExecutor(null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("taskExecutor");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("taskExecutor");
         assertThatThrownBy(() -> builder.ticker(null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("ticker");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("ticker");
     }
 
     @Test
@@ -234,13 +266,17 @@ class HashedWheelTimerTest {
         HashedWheelTimer timer = track(HashedWheelTimer.builder().build());
 
         assertThatThrownBy(() -> timer.newTimeout(null, 1, SECONDS))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("task");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("task");
         assertThatThrownBy(() -> timer.newTimeout(noop(), 1, null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("unit");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("unit");
         assertThatThrownBy(() -> timer.newTimeout(noop(), (Duration) null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("delay");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("delay");
         assertThatThrownBy(() -> timer.newTimeout(null, Duration.ofSeconds(1)))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("task");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("task");
 
         assertThat(timer.state()).isEqualTo(State.INIT);
         assertThat(timer.stats().scheduled()).isZero();
@@ -249,17 +285,19 @@ class HashedWheelTimerTest {
     @Test
     void builderRejectsBlankNameAndBadValuesAtBuild() {
         assertThatThrownBy(() -> HashedWheelTimer.builder().name(" "))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("name");
-        assertThatThrownBy(() -> HashedWheelTimer.builder().name(""))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("name");
+        assertThatThrownBy(() -> HashedWheelTimer.builder().name("")).isInstanceOf(IllegalArgumentException.class);
         HashedWheelTimer.Builder badWheel = HashedWheelTimer.builder().ticksPerWheel(-3);
         assertThatThrownBy(badWheel::build).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void threadFactoryReturningNoThreadIsIllegalArgument() {
-        assertThatThrownBy(() -> HashedWheelTimer.builder().threadFactory(r -> null).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("threadFactory");
+        assertThatThrownBy(() ->
+                        HashedWheelTimer.builder().threadFactory(r -> null).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("threadFactory");
     }
 
     @Test
@@ -305,10 +343,16 @@ class HashedWheelTimerTest {
 
     @Test
     void hierarchicalGetterFollowsTheSettingAndIsFalseForAOneBucketWheel() {
-        assertThat(track(HashedWheelTimer.builder().hierarchical(true).build()).isHierarchical()).isTrue();
-        assertThat(track(HashedWheelTimer.builder().hierarchical(false).build()).isHierarchical()).isFalse();
+        assertThat(track(HashedWheelTimer.builder().hierarchical(true).build()).isHierarchical())
+                .isTrue();
+        assertThat(track(HashedWheelTimer.builder().hierarchical(false).build()).isHierarchical())
+                .isFalse();
         // nothing to cascade with one bucket per level: documented as flat
-        assertThat(track(HashedWheelTimer.builder().hierarchical(true).ticksPerWheel(1).build()).isHierarchical())
+        assertThat(track(HashedWheelTimer.builder()
+                                .hierarchical(true)
+                                .ticksPerWheel(1)
+                                .build())
+                        .isHierarchical())
                 .isFalse();
     }
 
@@ -317,24 +361,50 @@ class HashedWheelTimerTest {
         Executor direct = Runnable::run;
         return Stream.of(
                 Arguments.of("()", (Supplier<HashedWheelTimer>) HashedWheelTimer::new, 100L, 512, -1L),
-                Arguments.of("(tick, unit)", (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(10, MILLISECONDS),
-                        10L, 512, -1L),
-                Arguments.of("(tick, unit, wheel)",
-                        (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(10, MILLISECONDS, 64), 10L, 64, -1L),
+                Arguments.of(
+                        "(tick, unit)",
+                        (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(10, MILLISECONDS),
+                        10L,
+                        512,
+                        -1L),
+                Arguments.of(
+                        "(tick, unit, wheel)",
+                        (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(10, MILLISECONDS, 64),
+                        10L,
+                        64,
+                        -1L),
                 Arguments.of("(factory)", (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(f), 100L, 512, -1L),
-                Arguments.of("(factory, tick, unit)",
-                        (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(f, 20, MILLISECONDS), 20L, 512, -1L),
-                Arguments.of("(factory, tick, unit, wheel)",
-                        (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(f, 20, MILLISECONDS, 32), 20L, 32, -1L),
-                Arguments.of("(factory, tick, unit, wheel, leak)",
+                Arguments.of(
+                        "(factory, tick, unit)",
+                        (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(f, 20, MILLISECONDS),
+                        20L,
+                        512,
+                        -1L),
+                Arguments.of(
+                        "(factory, tick, unit, wheel)",
+                        (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(f, 20, MILLISECONDS, 32),
+                        20L,
+                        32,
+                        -1L),
+                Arguments.of(
+                        "(factory, tick, unit, wheel, leak)",
                         (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(f, 20, MILLISECONDS, 32, false),
-                        20L, 32, -1L),
-                Arguments.of("(factory, tick, unit, wheel, leak, max)",
+                        20L,
+                        32,
+                        -1L),
+                Arguments.of(
+                        "(factory, tick, unit, wheel, leak, max)",
                         (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(f, 20, MILLISECONDS, 32, false, 7),
-                        20L, 32, 7L),
-                Arguments.of("(factory, tick, unit, wheel, leak, max, executor)",
-                        (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(f, 20, MILLISECONDS, 30, false, 7, direct),
-                        20L, 32, 7L));
+                        20L,
+                        32,
+                        7L),
+                Arguments.of(
+                        "(factory, tick, unit, wheel, leak, max, executor)",
+                        (Supplier<HashedWheelTimer>)
+                                () -> new HashedWheelTimer(f, 20, MILLISECONDS, 30, false, 7, direct),
+                        20L,
+                        32,
+                        7L));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -391,7 +461,8 @@ class HashedWheelTimerTest {
     @Test
     void startFixesTheStartTimeAtTheTickersCurrentTime() {
         ManualTicker ticker = new ManualTicker(1_000);
-        HashedWheelTimer timer = track(HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).build());
+        HashedWheelTimer timer = track(
+                HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).build());
         timer.start();
         ticker.advance(Duration.ofMillis(30));
         RecordingTask task = new RecordingTask("t");
@@ -413,9 +484,11 @@ class HashedWheelTimerTest {
         assertThat(timer.state()).isEqualTo(State.SHUTDOWN);
         assertThat(timer.workerThread().getState()).isEqualTo(Thread.State.NEW);
         assertThatThrownBy(timer::start)
-                .isInstanceOf(IllegalStateException.class).hasMessage("cannot be started once stopped");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("cannot be started once stopped");
         assertThatThrownBy(() -> timer.newTimeout(noop(), 1, SECONDS))
-                .isInstanceOf(IllegalStateException.class).hasMessage("cannot be started once stopped");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("cannot be started once stopped");
         assertThat(timer.pendingTimeouts()).isZero();
         assertThat(timer.stats().scheduled()).isZero();
     }
@@ -424,8 +497,8 @@ class HashedWheelTimerTest {
     @ValueSource(longs = {0, 1})
     void newTimeoutAfterStopIsIllegalStateAndCountsStayExact(long maxPending) {
         ManualTicker ticker = new ManualTicker();
-        HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK)
-                .maxPendingTimeouts(maxPending));
+        HashedWheelTimer timer = manualTimer(
+                HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).maxPendingTimeouts(maxPending));
         timer.newTimeout(noop(), 1, TimeUnit.HOURS);
         assertThat(timer.stop()).hasSize(1);
         TimerStats before = timer.stats();
@@ -462,10 +535,12 @@ class HashedWheelTimerTest {
         timer.newTimeout(cancelledEarlier, Duration.ofHours(1)).cancel();
         Timeout farTimeout = timer.newTimeout(far, Duration.ofDays(3));
         Timeout neverTimeout = timer.newTimeout(never, Long.MAX_VALUE, NANOSECONDS);
-        timer.newTimeout(t -> {
-            entered.countDown();
-            release.await();
-        }, Duration.ofMillis(200));
+        timer.newTimeout(
+                t -> {
+                    entered.countDown();
+                    release.await();
+                },
+                Duration.ofMillis(200));
         Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(200)));
         assertThat(entered.await(10, SECONDS)).isTrue();
         // the worker is busy in a task: this one stays in the hand-off stack
@@ -522,13 +597,15 @@ class HashedWheelTimerTest {
         AtomicReference<Throwable> caught = new AtomicReference<>();
         RecordingTask later = new RecordingTask("later");
 
-        timer.newTimeout(t -> {
-            try {
-                timer.stop();
-            } catch (Throwable e) {
-                caught.set(e);
-            }
-        }, Duration.ofMillis(100));
+        timer.newTimeout(
+                t -> {
+                    try {
+                        timer.stop();
+                    } catch (Throwable e) {
+                        caught.set(e);
+                    }
+                },
+                Duration.ofMillis(100));
         timer.newTimeout(later, Duration.ofMillis(200));
         ticker.advance(Duration.ofMillis(200));
 
@@ -559,7 +636,8 @@ class HashedWheelTimerTest {
         timer.newTimeout(negativeDuration, Duration.ofSeconds(Long.MIN_VALUE)); // beyond long nanos
 
         ticker.advance(Duration.ofMillis(50).minusNanos(1));
-        assertThat(zero.runs() + negative.runs() + veryNegative.runs() + negativeDuration.runs()).isZero();
+        assertThat(zero.runs() + negative.runs() + veryNegative.runs() + negativeDuration.runs())
+                .isZero();
         ticker.advance(Duration.ofNanos(1)); // 100 ms: the next boundary
         assertThat(List.of(zero.runs(), negative.runs(), veryNegative.runs(), negativeDuration.runs()))
                 .containsOnly(1);
@@ -645,8 +723,11 @@ class HashedWheelTimerTest {
     @ValueSource(booleans = {true, false})
     void farFutureTimeoutsManyRotationsAwayFireExactlyAtTheirBoundary(boolean hierarchical) {
         ManualTicker ticker = new ManualTicker();
-        HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK)
-                .ticksPerWheel(4).hierarchical(hierarchical));
+        HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder()
+                .ticker(ticker)
+                .tickDuration(TICK)
+                .ticksPerWheel(4)
+                .hierarchical(hierarchical));
         long[] ticks = {5, 17, 64, 65, 1_000, 4_097, 123_456};
         List<RecordingTask> tasks = new ArrayList<>();
         for (long tick : ticks) {
@@ -699,8 +780,11 @@ class HashedWheelTimerTest {
         Random random = new Random(31L * wheel + (hierarchical ? 1 : 0));
         long start = random.nextLong();
         ManualTicker ticker = new ManualTicker(start);
-        HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder().ticker(ticker)
-                .tickDuration(Duration.ofNanos(tick)).ticksPerWheel(wheel).hierarchical(hierarchical));
+        HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder()
+                .ticker(ticker)
+                .tickDuration(Duration.ofNanos(tick))
+                .ticksPerWheel(wheel)
+                .hierarchical(hierarchical));
         List<Expected> all = new ArrayList<>();
         long elapsed = 0;
 
@@ -725,30 +809,44 @@ class HashedWheelTimerTest {
 
             for (Expected e : all) {
                 boolean due = !e.cancelled && e.boundary <= elapsed;
-                assertThat(e.task.runs()).as("%s (deadline %d, boundary %d) at %d", e.task, e.deadline, e.boundary,
-                        elapsed).isEqualTo(due ? 1 : 0);
+                assertThat(e.task.runs())
+                        .as("%s (deadline %d, boundary %d) at %d", e.task, e.deadline, e.boundary, elapsed)
+                        .isEqualTo(due ? 1 : 0);
                 if (due && e.boundary > elapsed - step) { // its boundary was reached in this step
-                    assertThat(e.task.ranAtNanos - start).as("%s ran in the step that reached it", e.task)
+                    assertThat(e.task.ranAtNanos - start)
+                            .as("%s ran in the step that reached it", e.task)
                             .isEqualTo(elapsed);
                 }
             }
             long finalElapsed = elapsed;
-            List<Expected> pending = all.stream().filter(e -> !e.cancelled && e.boundary > finalElapsed)
-                    .sorted(Comparator.comparingLong(e -> e.deadline)).collect(Collectors.toList());
+            List<Expected> pending = all.stream()
+                    .filter(e -> !e.cancelled && e.boundary > finalElapsed)
+                    .sorted(Comparator.comparingLong(e -> e.deadline))
+                    .collect(Collectors.toList());
             List<TimeoutInfo> upcoming = timer.upcoming(1_000);
-            assertThat(upcoming).extracting(TimeoutInfo::remaining).containsExactlyElementsOf(pending.stream()
-                    .map(e -> Duration.ofNanos(Math.max(e.deadline - finalElapsed, 0))).collect(Collectors.toList()));
-            assertThat(upcoming).extracting(TimeoutInfo::task).containsExactlyInAnyOrderElementsOf(
-                    pending.stream().map(e -> e.task.toString()).collect(Collectors.toList()));
+            assertThat(upcoming)
+                    .extracting(TimeoutInfo::remaining)
+                    .containsExactlyElementsOf(pending.stream()
+                            .map(e -> Duration.ofNanos(Math.max(e.deadline - finalElapsed, 0)))
+                            .collect(Collectors.toList()));
+            assertThat(upcoming)
+                    .extracting(TimeoutInfo::task)
+                    .containsExactlyInAnyOrderElementsOf(
+                            pending.stream().map(e -> e.task.toString()).collect(Collectors.toList()));
             assertThat(timer.pendingTimeouts()).isEqualTo(pending.size());
         }
 
-        long last = all.stream().filter(e -> !e.cancelled).mapToLong(e -> e.boundary).max().orElse(elapsed);
+        long last = all.stream()
+                .filter(e -> !e.cancelled)
+                .mapToLong(e -> e.boundary)
+                .max()
+                .orElse(elapsed);
         ticker.advance(Math.max(last - elapsed, 0), NANOSECONDS);
         long ran = all.stream().filter(e -> e.task.runs() == 1).count();
         long cancelled = all.stream().filter(e -> e.cancelled).count();
         assertThat(ran + cancelled).isEqualTo(all.size());
-        assertThat(all).allSatisfy(e -> assertThat(e.task.runs() + e.task.cancels()).isOne());
+        assertThat(all)
+                .allSatisfy(e -> assertThat(e.task.runs() + e.task.cancels()).isOne());
         TimerStats stats = timer.stats();
         assertThat(stats.scheduled()).isEqualTo(all.size());
         assertThat(stats.expired()).isEqualTo(ran);
@@ -780,8 +878,11 @@ class HashedWheelTimerTest {
     }
 
     private static long randomStep(Random random, long elapsed, long tick, int wheel, List<Expected> all) {
-        long[] boundaries = all.stream().filter(e -> !e.cancelled && e.boundary > elapsed)
-                .mapToLong(e -> e.boundary).sorted().toArray();
+        long[] boundaries = all.stream()
+                .filter(e -> !e.cancelled && e.boundary > elapsed)
+                .mapToLong(e -> e.boundary)
+                .sorted()
+                .toArray();
         switch (random.nextInt(7)) {
             case 0:
                 return 0;
@@ -792,7 +893,8 @@ class HashedWheelTimerTest {
             case 3:
                 return boundaries.length == 0 ? tick - 1 : boundaries[0] - elapsed - 1;
             case 4:
-                return boundaries.length == 0 ? 3 * tick
+                return boundaries.length == 0
+                        ? 3 * tick
                         : boundaries[random.nextInt(boundaries.length)] - elapsed - random.nextInt(2);
             case 5:
                 return 1 + random.nextLong(tick * wheel * 4 + tick);
@@ -805,8 +907,10 @@ class HashedWheelTimerTest {
     @ValueSource(booleans = {true, false})
     void delayThatOverflowsNeverRunsAndCanStillBeCancelled(boolean hierarchical) {
         ManualTicker ticker = new ManualTicker(Long.MAX_VALUE - 5);
-        HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder().ticker(ticker)
-                .tickDuration(Duration.ofMillis(1)).hierarchical(hierarchical));
+        HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder()
+                .ticker(ticker)
+                .tickDuration(Duration.ofMillis(1))
+                .hierarchical(hierarchical));
         ticker.advance(Duration.ofMillis(10));
         RecordingTask maxNanos = new RecordingTask("maxNanos");
         RecordingTask maxDays = new RecordingTask("maxDays");
@@ -816,8 +920,10 @@ class HashedWheelTimerTest {
         Timeout b = timer.newTimeout(maxDays, Long.MAX_VALUE, DAYS);
         Timeout c = timer.newTimeout(hugeDuration, Duration.ofSeconds(Long.MAX_VALUE)); // beyond long nanos
 
-        assertThat(timer.upcoming(10)).extracting(TimeoutInfo::remaining)
-                .containsOnly(Duration.ofNanos(Long.MAX_VALUE - Duration.ofMillis(10).toNanos()));
+        assertThat(timer.upcoming(10))
+                .extracting(TimeoutInfo::remaining)
+                .containsOnly(
+                        Duration.ofNanos(Long.MAX_VALUE - Duration.ofMillis(10).toNanos()));
         ticker.advance(Duration.ofDays(365L * 250));
         ticker.advance(Duration.ofDays(365L * 40));
         assertThat(maxNanos.runs() + maxDays.runs() + hugeDuration.runs()).isZero();
@@ -826,7 +932,8 @@ class HashedWheelTimerTest {
         assertThat(a.cancel()).isTrue();
         assertThat(b.cancel()).isTrue();
         assertThat(c.cancel()).isTrue();
-        assertThat(List.of(maxNanos.cancels(), maxDays.cancels(), hugeDuration.cancels())).containsOnly(1);
+        assertThat(List.of(maxNanos.cancels(), maxDays.cancels(), hugeDuration.cancels()))
+                .containsOnly(1);
         assertThat(timer.pendingTimeouts()).isZero();
         assertThat(timer.state()).isEqualTo(State.STARTED);
     }
@@ -850,12 +957,15 @@ class HashedWheelTimerTest {
         ticker.advance(Duration.ofMillis(1));
         assertThat(viaDuration.runs()).isOne();
         assertThat(viaUnit.runs()).isOne();
-        assertThat(viaDuration.ranAtNanos).isEqualTo(viaUnit.ranAtNanos).isEqualTo(Duration.ofMillis(1_300).toNanos());
+        assertThat(viaDuration.ranAtNanos)
+                .isEqualTo(viaUnit.ranAtNanos)
+                .isEqualTo(Duration.ofMillis(1_300).toNanos());
     }
 
     @Test
     void realTimeTimeoutsRunNotBeforeTheirDelayAndAtMostAboutATickLate() throws Exception {
-        HashedWheelTimer timer = track(HashedWheelTimer.builder().tickDuration(Duration.ofMillis(10)).build());
+        HashedWheelTimer timer = track(
+                HashedWheelTimer.builder().tickDuration(Duration.ofMillis(10)).build());
         timer.start();
         long[] delaysMillis = {0, 1, 10, 15, 50, 100, 230, 300};
         long[] scheduledAt = new long[delaysMillis.length];
@@ -864,19 +974,24 @@ class HashedWheelTimerTest {
         for (int i = 0; i < delaysMillis.length; i++) {
             int index = i;
             scheduledAt[i] = System.nanoTime();
-            timer.newTimeout(t -> {
-                ranAt[index] = System.nanoTime();
-                all.countDown();
-            }, delaysMillis[i], MILLISECONDS);
+            timer.newTimeout(
+                    t -> {
+                        ranAt[index] = System.nanoTime();
+                        all.countDown();
+                    },
+                    delaysMillis[i],
+                    MILLISECONDS);
         }
 
         assertThat(all.await(20, SECONDS)).isTrue();
         for (int i = 0; i < delaysMillis.length; i++) {
             long took = ranAt[i] - scheduledAt[i];
-            assertThat(took).as("delay %d ms: never early", delaysMillis[i])
+            assertThat(took)
+                    .as("delay %d ms: never early", delaysMillis[i])
                     .isGreaterThanOrEqualTo(MILLISECONDS.toNanos(delaysMillis[i]));
             // a tick late at most, plus a generous allowance for a noisy 2-core CI machine
-            assertThat(took).as("delay %d ms: about a tick late at most", delaysMillis[i])
+            assertThat(took)
+                    .as("delay %d ms: about a tick late at most", delaysMillis[i])
                     .isLessThan(MILLISECONDS.toNanos(delaysMillis[i] + 10 + 1_000));
         }
     }
@@ -940,10 +1055,12 @@ class HashedWheelTimerTest {
         HashedWheelTimer timer = manualTimer(ticker, true);
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        timer.newTimeout(t -> {
-            entered.countDown();
-            release.await();
-        }, Duration.ofMillis(100));
+        timer.newTimeout(
+                t -> {
+                    entered.countDown();
+                    release.await();
+                },
+                Duration.ofMillis(100));
         Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(100)));
         assertThat(entered.await(10, SECONDS)).isTrue();
         RecordingTask task = new RecordingTask("t");
@@ -952,7 +1069,9 @@ class HashedWheelTimerTest {
         assertThat(timer.runtime.newTimeouts.isEmpty()).as("not taken yet").isFalse();
         assertThat(timeout.cancel()).isTrue();
 
-        assertThat(timer.runtime.cancelledTimeouts.isEmpty()).as("nothing for the worker to unlink").isTrue();
+        assertThat(timer.runtime.cancelledTimeouts.isEmpty())
+                .as("nothing for the worker to unlink")
+                .isTrue();
         assertThat(task.cancels()).isOne();
         release.countDown();
         advance.get(10, SECONDS);
@@ -971,10 +1090,12 @@ class HashedWheelTimerTest {
         WeakReference<TimerTask> task = scheduleTakeAndCancel(timer, ticker);
         ticker.advance(TICK);
 
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            System.gc();
-            return task.get() == null;
-        });
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    System.gc();
+                    return task.get() == null;
+                });
         assertThat(timer.pendingTimeouts()).isZero();
     }
 
@@ -994,8 +1115,7 @@ class HashedWheelTimerTest {
         HashedWheelTimer timer = manualTimer(ticker, true);
         TimerTask task = new TimerTask() {
             @Override
-            public void run(Timeout timeout) {
-            }
+            public void run(Timeout timeout) {}
 
             @Override
             public void cancelled(Timeout timeout) {
@@ -1024,12 +1144,16 @@ class HashedWheelTimerTest {
         ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         RecordingTask later = new RecordingTask("later");
-        Timeout throwing = timer.newTimeout(t -> {
-            throw new Exception("task failed");
-        }, Duration.ofMillis(100));
-        timer.newTimeout(t -> {
-            throw new AssertionError("an Error too");
-        }, Duration.ofMillis(100));
+        Timeout throwing = timer.newTimeout(
+                t -> {
+                    throw new Exception("task failed");
+                },
+                Duration.ofMillis(100));
+        timer.newTimeout(
+                t -> {
+                    throw new AssertionError("an Error too");
+                },
+                Duration.ofMillis(100));
         timer.newTimeout(later, Duration.ofMillis(200));
 
         List<LogRecord> warnings;
@@ -1061,8 +1185,8 @@ class HashedWheelTimerTest {
             }
             command.run();
         };
-        HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK)
-                .taskExecutor(refusesFirst));
+        HashedWheelTimer timer = manualTimer(
+                HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).taskExecutor(refusesFirst));
         RecordingTask refused = new RecordingTask("refused");
         RecordingTask accepted = new RecordingTask("accepted");
         Timeout refusedTimeout = timer.newTimeout(refused, Duration.ofMillis(100));
@@ -1073,7 +1197,8 @@ class HashedWheelTimerTest {
 
             assertThat(log.records(Level.WARNING)).hasSize(1);
             assertThat(log.records(Level.WARNING).get(0).getThrown())
-                    .isInstanceOf(RejectedExecutionException.class).hasMessage("queue full");
+                    .isInstanceOf(RejectedExecutionException.class)
+                    .hasMessage("queue full");
             assertThat(log.messages(Level.WARNING).get(0)).contains("refused");
         }
         assertThat(refused.runs()).isZero();
@@ -1091,8 +1216,8 @@ class HashedWheelTimerTest {
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> new Thread(r, "task-executor"));
         try {
             ManualTicker ticker = new ManualTicker();
-            HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK)
-                    .taskExecutor(executor));
+            HashedWheelTimer timer = manualTimer(
+                    HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).taskExecutor(executor));
             RecordingTask task = new RecordingTask("t");
             Timeout timeout = timer.newTimeout(task, Duration.ofMillis(100));
 
@@ -1127,8 +1252,8 @@ class HashedWheelTimerTest {
     @Test
     void newTimeoutPastMaxPendingTimeoutsIsRejectedWithNettysMessage() {
         ManualTicker ticker = new ManualTicker();
-        HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK)
-                .maxPendingTimeouts(1));
+        HashedWheelTimer timer = manualTimer(
+                HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).maxPendingTimeouts(1));
         RecordingTask first = new RecordingTask("first");
         timer.newTimeout(first, Duration.ofMillis(100));
 
@@ -1157,8 +1282,11 @@ class HashedWheelTimerTest {
     @Test
     void timeoutRefusedByTheExecutorMakesRoomForANewOne() {
         ManualTicker ticker = new ManualTicker();
-        HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK)
-                .maxPendingTimeouts(1).taskExecutor(command -> {
+        HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder()
+                .ticker(ticker)
+                .tickDuration(TICK)
+                .maxPendingTimeouts(1)
+                .taskExecutor(command -> {
                     throw new RejectedExecutionException("no");
                 }));
         timer.newTimeout(noop(), Duration.ofMillis(100));
@@ -1173,8 +1301,8 @@ class HashedWheelTimerTest {
 
     @Test
     void nonPositiveMaxPendingTimeoutsMeansNoLimit() {
-        HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder().ticker(new ManualTicker())
-                .maxPendingTimeouts(-5));
+        HashedWheelTimer timer = manualTimer(
+                HashedWheelTimer.builder().ticker(new ManualTicker()).maxPendingTimeouts(-5));
         for (int i = 0; i < 1_000; i++) {
             timer.newTimeout(noop(), Duration.ofHours(1));
         }
@@ -1191,14 +1319,20 @@ class HashedWheelTimerTest {
     @ValueSource(booleans = {true, false})
     void statsAreExactAtQuietMoments(boolean hierarchical) {
         ManualTicker ticker = new ManualTicker();
-        HashedWheelTimer timer = track(HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK)
-                .hierarchical(hierarchical).maxPendingTimeouts(3).build());
+        HashedWheelTimer timer = track(HashedWheelTimer.builder()
+                .ticker(ticker)
+                .tickDuration(TICK)
+                .hierarchical(hierarchical)
+                .maxPendingTimeouts(3)
+                .build());
         assertThat(timer.stats()).isEqualTo(new TimerStats(0, 0, 0, 0, 0, 0, 0, Duration.ZERO, State.INIT));
 
         timer.newTimeout(noop(), Duration.ofMillis(100));
-        timer.newTimeout(t -> {
-            throw new IllegalStateException("expected");
-        }, Duration.ofMillis(200));
+        timer.newTimeout(
+                t -> {
+                    throw new IllegalStateException("expected");
+                },
+                Duration.ofMillis(200));
         Timeout far = timer.newTimeout(noop(), Duration.ofHours(1));
         assertThatThrownBy(() -> timer.newTimeout(noop(), Duration.ofMillis(1)))
                 .isInstanceOf(RejectedExecutionException.class);
@@ -1230,10 +1364,12 @@ class HashedWheelTimerTest {
         HashedWheelTimer timer = manualTimer(ticker, true);
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        timer.newTimeout(t -> {
-            entered.countDown();
-            release.await();
-        }, Duration.ofMillis(100));
+        timer.newTimeout(
+                t -> {
+                    entered.countDown();
+                    release.await();
+                },
+                Duration.ofMillis(100));
 
         Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(150)));
         assertThat(entered.await(10, SECONDS)).isTrue();
@@ -1262,14 +1398,16 @@ class HashedWheelTimerTest {
 
         ticker.advance(Duration.ofMillis(250));
 
-        assertThat(timer.upcoming(10)).containsExactly(
-                new TimeoutInfo("in 1 s", Duration.ofMillis(750)),
-                new TimeoutInfo("in 5 s", Duration.ofMillis(4_750)),
-                new TimeoutInfo("in 10 min", Duration.ofMinutes(10).minusMillis(250)),
-                new TimeoutInfo("in 3 days", Duration.ofDays(3).minusMillis(250)));
-        assertThat(timer.upcoming(2)).containsExactly(
-                new TimeoutInfo("in 1 s", Duration.ofMillis(750)),
-                new TimeoutInfo("in 5 s", Duration.ofMillis(4_750)));
+        assertThat(timer.upcoming(10))
+                .containsExactly(
+                        new TimeoutInfo("in 1 s", Duration.ofMillis(750)),
+                        new TimeoutInfo("in 5 s", Duration.ofMillis(4_750)),
+                        new TimeoutInfo("in 10 min", Duration.ofMinutes(10).minusMillis(250)),
+                        new TimeoutInfo("in 3 days", Duration.ofDays(3).minusMillis(250)));
+        assertThat(timer.upcoming(2))
+                .containsExactly(
+                        new TimeoutInfo("in 1 s", Duration.ofMillis(750)),
+                        new TimeoutInfo("in 5 s", Duration.ofMillis(4_750)));
         assertThat(timer.upcoming(1)).extracting(TimeoutInfo::task).containsExactly("in 1 s");
     }
 
@@ -1290,10 +1428,12 @@ class HashedWheelTimerTest {
         HashedWheelTimer timer = manualTimer(ticker, true);
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        timer.newTimeout(t -> {
-            entered.countDown();
-            release.await();
-        }, Duration.ofMillis(100));
+        timer.newTimeout(
+                t -> {
+                    entered.countDown();
+                    release.await();
+                },
+                Duration.ofMillis(100));
         timer.newTimeout(new RecordingTask("taken"), Duration.ofSeconds(3));
         Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(100)));
         assertThat(entered.await(10, SECONDS)).isTrue();
@@ -1305,15 +1445,18 @@ class HashedWheelTimerTest {
         Thread caller = new Thread(() -> result.set(timer.upcoming(10)));
         caller.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> caller.getState() == Thread.State.TIMED_WAITING);
-        assertThat(timer.runtime.newTimeouts.isEmpty()).as("still not taken while the caller waits").isFalse();
+        assertThat(timer.runtime.newTimeouts.isEmpty())
+                .as("still not taken while the caller waits")
+                .isFalse();
         release.countDown(); // the worker answers between tasks, before it takes the new ones
         caller.join(10_000);
         advance.get(10, SECONDS);
 
-        assertThat(result.get()).containsExactly(
-                new TimeoutInfo("not taken, 1 s", Duration.ofSeconds(1)),
-                new TimeoutInfo("not taken, 2 s", Duration.ofSeconds(2)),
-                new TimeoutInfo("taken", Duration.ofMillis(2_900)));
+        assertThat(result.get())
+                .containsExactly(
+                        new TimeoutInfo("not taken, 1 s", Duration.ofSeconds(1)),
+                        new TimeoutInfo("not taken, 2 s", Duration.ofSeconds(2)),
+                        new TimeoutInfo("taken", Duration.ofMillis(2_900)));
     }
 
     @Test
@@ -1322,16 +1465,19 @@ class HashedWheelTimerTest {
         HashedWheelTimer timer = manualTimer(ticker, true);
         timer.newTimeout(new RecordingTask("later"), Duration.ofSeconds(10));
         AtomicReference<List<TimeoutInfo>> seen = new AtomicReference<>();
-        timer.newTimeout(t -> {
-            timer.newTimeout(new RecordingTask("scheduled by the task"), Duration.ofSeconds(1));
-            seen.set(timer.upcoming(5));
-        }, Duration.ofMillis(100));
+        timer.newTimeout(
+                t -> {
+                    timer.newTimeout(new RecordingTask("scheduled by the task"), Duration.ofSeconds(1));
+                    seen.set(timer.upcoming(5));
+                },
+                Duration.ofMillis(100));
 
         ticker.advance(Duration.ofMillis(100));
 
-        assertThat(seen.get()).containsExactly(
-                new TimeoutInfo("scheduled by the task", Duration.ofSeconds(1)),
-                new TimeoutInfo("later", Duration.ofMillis(9_900)));
+        assertThat(seen.get())
+                .containsExactly(
+                        new TimeoutInfo("scheduled by the task", Duration.ofSeconds(1)),
+                        new TimeoutInfo("later", Duration.ofMillis(9_900)));
         assertThat(timer.stats().failed()).isZero();
     }
 
@@ -1339,12 +1485,14 @@ class HashedWheelTimerTest {
     void upcomingOfANegativeLimitIsIllegalArgument() {
         HashedWheelTimer timer = manualTimer(new ManualTicker(), true);
         assertThatThrownBy(() -> timer.upcoming(-1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("-1");
     }
 
     @Test
     void upcomingIsEmptyForLimitZeroBeforeStartAndAfterStop() {
-        HashedWheelTimer timer = track(HashedWheelTimer.builder().ticker(new ManualTicker()).build());
+        HashedWheelTimer timer =
+                track(HashedWheelTimer.builder().ticker(new ManualTicker()).build());
         assertThat(timer.upcoming(10)).isEmpty(); // INIT
 
         timer.newTimeout(new RecordingTask("t"), Duration.ofSeconds(1));
@@ -1358,16 +1506,17 @@ class HashedWheelTimerTest {
     @Test
     void upcomingDescribesATaskWhoseToStringThrowsWithoutFailing() {
         HashedWheelTimer timer = manualTimer(new ManualTicker(), true);
-        timer.newTimeout(new TimerTask() {
-            @Override
-            public void run(Timeout timeout) {
-            }
+        timer.newTimeout(
+                new TimerTask() {
+                    @Override
+                    public void run(Timeout timeout) {}
 
-            @Override
-            public String toString() {
-                throw new IllegalStateException("no description");
-            }
-        }, Duration.ofSeconds(1));
+                    @Override
+                    public String toString() {
+                        throw new IllegalStateException("no description");
+                    }
+                },
+                Duration.ofSeconds(1));
 
         List<TimeoutInfo> upcoming = timer.upcoming(1);
 
@@ -1381,8 +1530,7 @@ class HashedWheelTimerTest {
         HashedWheelTimer timer = manualTimer(new ManualTicker(), true);
         Timeout timeout = timer.newTimeout(new RecordingTask("t"), Duration.ofHours(1));
 
-        assertThat(timer.upcoming(Integer.MAX_VALUE))
-                .containsExactly(new TimeoutInfo("t", Duration.ofHours(1)));
+        assertThat(timer.upcoming(Integer.MAX_VALUE)).containsExactly(new TimeoutInfo("t", Duration.ofHours(1)));
         assertThat(timer.state()).isEqualTo(State.STARTED);
         assertThat(timeout.isCancelled()).isFalse();
         assertThat(timer.stop()).containsExactly(timeout);
@@ -1416,7 +1564,8 @@ class HashedWheelTimerTest {
             if (before < 64) {
                 // stopped timers are not live: creating and stopping one at a time logs nothing
                 for (int i = 0; i < 100; i++) {
-                    HashedWheelTimer timer = HashedWheelTimer.builder().name("short-lived-" + i).build();
+                    HashedWheelTimer timer =
+                            HashedWheelTimer.builder().name("short-lived-" + i).build();
                     timer.stop();
                 }
                 assertThat(log.count(Level.SEVERE, fragment)).isZero();
@@ -1447,12 +1596,16 @@ class HashedWheelTimerTest {
         try (LogCapture log = LogCapture.timerLog()) {
             HashedWheelTimer.builder().name(name).leakDetection(true).build(); // never stopped
 
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                System.gc();
-                return log.count(Level.SEVERE, name) > 0;
-            });
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        System.gc();
+                        return log.count(Level.SEVERE, name) > 0;
+                    });
             assertThat(log.messages(Level.SEVERE).stream().filter(m -> m.contains(name)))
-                    .singleElement().asString().contains("LEAK");
+                    .singleElement()
+                    .asString()
+                    .contains("LEAK");
         }
 
         int before = instances.get();
@@ -1460,10 +1613,12 @@ class HashedWheelTimerTest {
         try (LogCapture log = LogCapture.timerLog()) {
             WeakReference<HashedWheelTimer> ref = new WeakReference<>(
                     HashedWheelTimer.builder().name(quiet).leakDetection(false).build());
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                System.gc();
-                return ref.get() == null && instances.get() <= before;
-            });
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        System.gc();
+                        return ref.get() == null && instances.get() <= before;
+                    });
             assertThat(log.count(Level.SEVERE, quiet)).isZero();
         }
     }
@@ -1471,11 +1626,12 @@ class HashedWheelTimerTest {
     @Test
     void timerWhoseThreadCannotStartIsNotCountedAsLive() throws Exception {
         AtomicInteger instances = staticField("INSTANCES");
-        Thread finished = new Thread(() -> { });
+        Thread finished = new Thread(() -> {});
         finished.start();
         finished.join();
         int before = instances.get();
-        HashedWheelTimer timer = track(HashedWheelTimer.builder().threadFactory(r -> finished).build());
+        HashedWheelTimer timer =
+                track(HashedWheelTimer.builder().threadFactory(r -> finished).build());
         assertThat(instances.get()).isEqualTo(before + 1);
 
         assertThatThrownBy(timer::start).isInstanceOf(IllegalThreadStateException.class);
@@ -1494,17 +1650,19 @@ class HashedWheelTimerTest {
         ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         RecordingTask later = new RecordingTask("later");
-        timer.newTimeout(new TimerTask() {
-            @Override
-            public void run(Timeout timeout) {
-                throw new IllegalStateException("task failed");
-            }
+        timer.newTimeout(
+                new TimerTask() {
+                    @Override
+                    public void run(Timeout timeout) {
+                        throw new IllegalStateException("task failed");
+                    }
 
-            @Override
-            public String toString() {
-                throw new NullPointerException("toString failed");
-            }
-        }, Duration.ofMillis(100));
+                    @Override
+                    public String toString() {
+                        throw new NullPointerException("toString failed");
+                    }
+                },
+                Duration.ofMillis(100));
         Timeout laterTimeout = timer.newTimeout(later, Duration.ofMillis(200));
 
         ticker.advance(Duration.ofMillis(200));
@@ -1520,8 +1678,7 @@ class HashedWheelTimerTest {
         HashedWheelTimer timer = manualTimer(new ManualTicker(), true);
         TimerTask nasty = new TimerTask() {
             @Override
-            public void run(Timeout timeout) {
-            }
+            public void run(Timeout timeout) {}
 
             @Override
             public void cancelled(Timeout timeout) {
@@ -1557,12 +1714,13 @@ class HashedWheelTimerTest {
         Future<?> start = pool.submit(timer::start);
 
         assertThatCode(() -> {
-            try {
-                start.get(10, SECONDS);
-            } catch (java.util.concurrent.ExecutionException expected) {
-                // failing is fine; hanging is not
-            }
-        }).doesNotThrowAnyException();
+                    try {
+                        start.get(10, SECONDS);
+                    } catch (java.util.concurrent.ExecutionException expected) {
+                        // failing is fine; hanging is not
+                    }
+                })
+                .doesNotThrowAnyException();
     }
 
     /** Delegates to a {@link ManualTicker}; once armed, holds the worker at its next clock reading. */
@@ -1616,7 +1774,8 @@ class HashedWheelTimerTest {
     void timeoutHandedOffWhileTheWorkerIsAwakeRunsInTheAdvanceThatReachesItsBoundary() throws Exception {
         ManualTicker time = new ManualTicker();
         GatedTicker ticker = new GatedTicker(time);
-        HashedWheelTimer timer = track(HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).build());
+        HashedWheelTimer timer = track(
+                HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).build());
         timer.start();
         time.advance(Duration.ZERO); // the worker sleeps, with nothing to do
         ticker.gated = timer.workerThread();
@@ -1630,7 +1789,9 @@ class HashedWheelTimerTest {
         ticker.release.countDown();
         advance.get(10, SECONDS);
 
-        assertThat(task.runs()).as("ran within the advance that reached its boundary").isOne();
+        assertThat(task.runs())
+                .as("ran within the advance that reached its boundary")
+                .isOne();
         assertThat(task.ranAtNanos).isEqualTo(TICK_NANOS);
     }
 
@@ -1640,10 +1801,12 @@ class HashedWheelTimerTest {
         HashedWheelTimer timer = manualTimer(ticker, true);
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        timer.newTimeout(t -> {
-            entered.countDown();
-            release.await();
-        }, Duration.ofMillis(100));
+        timer.newTimeout(
+                t -> {
+                    entered.countDown();
+                    release.await();
+                },
+                Duration.ofMillis(100));
         RecordingTask second = new RecordingTask("200 ms");
         RecordingTask third = new RecordingTask("300 ms");
         timer.newTimeout(second, Duration.ofMillis(200));

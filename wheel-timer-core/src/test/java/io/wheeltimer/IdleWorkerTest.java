@@ -30,7 +30,9 @@ class IdleWorkerTest {
 
     @BeforeAll
     static void needsThreadCpuTime() {
-        assumeThat(THREADS.isThreadCpuTimeSupported()).as("thread CPU time measurable").isTrue();
+        assumeThat(THREADS.isThreadCpuTimeSupported())
+                .as("thread CPU time measurable")
+                .isTrue();
         if (!THREADS.isThreadCpuTimeEnabled()) {
             THREADS.setThreadCpuTimeEnabled(true);
         }
@@ -42,8 +44,11 @@ class IdleWorkerTest {
     }
 
     private HashedWheelTimer timer(boolean hierarchical) {
-        HashedWheelTimer timer = HashedWheelTimer.builder().name("idle-test").tickDuration(ONE_MS)
-                .hierarchical(hierarchical).build();
+        HashedWheelTimer timer = HashedWheelTimer.builder()
+                .name("idle-test")
+                .tickDuration(ONE_MS)
+                .hierarchical(hierarchical)
+                .build();
         timers.add(timer);
         return timer;
     }
@@ -81,16 +86,21 @@ class IdleWorkerTest {
         long scheduledAt = System.nanoTime();
         long[] firedAt = new long[1];
 
-        timer.newTimeout(t -> {
-            firedAt[0] = System.nanoTime();
-            fired.countDown();
-        }, Duration.ofSeconds(2));
+        timer.newTimeout(
+                t -> {
+                    firedAt[0] = System.nanoTime();
+                    fired.countDown();
+                },
+                Duration.ofSeconds(2));
 
         assertThat(fired.await(20, SECONDS)).isTrue();
         long wakeUps = timer.wakeUps() - wakeUpsBefore;
         long cpu = cpuNanos(timer) - cpuBefore;
-        assertThat(firedAt[0] - scheduledAt).isGreaterThanOrEqualTo(Duration.ofSeconds(2).toNanos());
-        assertThat(wakeUps).as("wake-ups for one timeout 2000 ticks away (Netty: ~2000)").isLessThanOrEqualTo(10);
+        assertThat(firedAt[0] - scheduledAt)
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(2).toNanos());
+        assertThat(wakeUps)
+                .as("wake-ups for one timeout 2000 ticks away (Netty: ~2000)")
+                .isLessThanOrEqualTo(10);
         assertThat(Duration.ofNanos(cpu)).isLessThan(Duration.ofMillis(100));
     }
 
@@ -105,7 +115,7 @@ class IdleWorkerTest {
         }
         List<Timeout> far = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            far.add(timer.newTimeout(t -> { }, Duration.ofMinutes(10 + i)));
+            far.add(timer.newTimeout(t -> {}, Duration.ofMinutes(10 + i)));
         }
         assertThat(fired.await(20, SECONDS)).isTrue();
         far.forEach(Timeout::cancel);
@@ -116,7 +126,9 @@ class IdleWorkerTest {
 
         Thread.sleep(1_000);
 
-        assertThat(timer.wakeUps() - wakeUpsBefore).as("wake-ups in 1000 idle ticks").isLessThanOrEqualTo(5);
+        assertThat(timer.wakeUps() - wakeUpsBefore)
+                .as("wake-ups in 1000 idle ticks")
+                .isLessThanOrEqualTo(5);
         assertThat(Duration.ofNanos(cpuNanos(timer) - cpuBefore)).isLessThan(Duration.ofMillis(50));
         // (it may sleep with a deadline: after removals the wheel's next-event hint may be early, never late)
     }

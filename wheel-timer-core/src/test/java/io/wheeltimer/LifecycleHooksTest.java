@@ -14,7 +14,11 @@ import org.junit.jupiter.api.Test;
 class LifecycleHooksTest {
 
     private static HashedWheelTimer timer(ManualTicker ticker) {
-        return HashedWheelTimer.builder().name("hooks").tickDuration(Duration.ofMillis(10)).ticker(ticker).build();
+        return HashedWheelTimer.builder()
+                .name("hooks")
+                .tickDuration(Duration.ofMillis(10))
+                .ticker(ticker)
+                .build();
     }
 
     @Test
@@ -22,18 +26,21 @@ class LifecycleHooksTest {
         AtomicInteger cancelled = new AtomicInteger();
         Timeout timeout;
         try (HashedWheelTimer timer = timer(new ManualTicker())) {
-            timeout = timer.newTimeout(new TimerTask() {
-                @Override
-                public void run(Timeout t) { }
+            timeout = timer.newTimeout(
+                    new TimerTask() {
+                        @Override
+                        public void run(Timeout t) {}
 
-                @Override
-                public void cancelled(Timeout t) {
-                    cancelled.incrementAndGet();
-                }
-            }, Duration.ofSeconds(5));
+                        @Override
+                        public void cancelled(Timeout t) {
+                            cancelled.incrementAndGet();
+                        }
+                    },
+                    Duration.ofSeconds(5));
         }
-        assertThat(timeout.timer()).isInstanceOfSatisfying(HashedWheelTimer.class,
-                t -> assertThat(t.state()).isEqualTo(State.SHUTDOWN));
+        assertThat(timeout.timer())
+                .isInstanceOfSatisfying(
+                        HashedWheelTimer.class, t -> assertThat(t.state()).isEqualTo(State.SHUTDOWN));
         assertThat(timeout.isCancelled()).isTrue();
         assertThat(cancelled).hasValue(1);
     }
@@ -53,11 +60,11 @@ class LifecycleHooksTest {
         List<Long> lateness = new CopyOnWriteArrayList<>();
         try (HashedWheelTimer timer = timer(ticker)) {
             timer.setLatenessListener(lateness::add);
-            timer.newTimeout(t -> { }, Duration.ofMillis(20));  // on a tick boundary: fires on time
-            timer.newTimeout(t -> { }, Duration.ofMillis(25));  // fires at the 30 ms boundary
-            Timeout cancelled = timer.newTimeout(t -> { }, Duration.ofMillis(25));
+            timer.newTimeout(t -> {}, Duration.ofMillis(20)); // on a tick boundary: fires on time
+            timer.newTimeout(t -> {}, Duration.ofMillis(25)); // fires at the 30 ms boundary
+            Timeout cancelled = timer.newTimeout(t -> {}, Duration.ofMillis(25));
             cancelled.cancel();
-            ticker.advance(Duration.ofMillis(100));              // one jump: both run 80 and 75 ms late
+            ticker.advance(Duration.ofMillis(100)); // one jump: both run 80 and 75 ms late
             assertThat(lateness).containsExactlyInAnyOrder(80_000_000L, 75_000_000L);
         }
     }
@@ -82,10 +89,10 @@ class LifecycleHooksTest {
         AtomicInteger told = new AtomicInteger();
         try (HashedWheelTimer timer = timer(ticker)) {
             timer.setLatenessListener(nanos -> told.incrementAndGet());
-            timer.newTimeout(t -> { }, Duration.ofMillis(10));
+            timer.newTimeout(t -> {}, Duration.ofMillis(10));
             ticker.advance(Duration.ofMillis(10));
             timer.setLatenessListener(null);
-            timer.newTimeout(t -> { }, Duration.ofMillis(10));
+            timer.newTimeout(t -> {}, Duration.ofMillis(10));
             ticker.advance(Duration.ofMillis(10));
             assertThat(told).hasValue(1);
         }

@@ -22,6 +22,7 @@ final class LogCapture extends Handler implements AutoCloseable {
 
     /** Held strongly: JUL keeps loggers only weakly, and with them their handlers. */
     private final Logger logger;
+
     private final Level previousLevel;
     private final boolean previousUseParentHandlers;
     private final List<LogRecord> records = new CopyOnWriteArrayList<>();
@@ -48,8 +49,7 @@ final class LogCapture extends Handler implements AutoCloseable {
     }
 
     @Override
-    public void flush() {
-    }
+    public void flush() {}
 
     @Override
     public void close() {

@@ -31,7 +31,10 @@ class ManualTickerTest {
     }
 
     private HashedWheelTimer startedTimer(ManualTicker ticker) {
-        HashedWheelTimer timer = HashedWheelTimer.builder().ticker(ticker).tickDuration(Duration.ofMillis(100)).build();
+        HashedWheelTimer timer = HashedWheelTimer.builder()
+                .ticker(ticker)
+                .tickDuration(Duration.ofMillis(100))
+                .build();
         timers.add(timer);
         timer.start();
         return timer;
@@ -81,7 +84,9 @@ class ManualTickerTest {
         assertThat(ticker.nanoTime()).isEqualTo(Long.MIN_VALUE);
         ticker.advance(Duration.ofNanos(10));
         assertThat(ticker.nanoTime()).isEqualTo(Long.MIN_VALUE + 10);
-        assertThat(ticker.nanoTime() - (Long.MAX_VALUE - 1)).as("differences stay right").isEqualTo(12);
+        assertThat(ticker.nanoTime() - (Long.MAX_VALUE - 1))
+                .as("differences stay right")
+                .isEqualTo(12);
     }
 
     @Test
@@ -111,9 +116,11 @@ class ManualTickerTest {
         ManualTicker ticker = new ManualTicker();
 
         assertThatThrownBy(() -> ticker.advance(null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("amount");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("amount");
         assertThatThrownBy(() -> ticker.advance(1, null))
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("unit");
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("unit");
     }
 
     @Test
@@ -174,7 +181,7 @@ class ManualTickerTest {
             woken.countDown();
         });
         ticker.wake(Thread.currentThread()); // a wake before this thread sleeps
-        ticker.sleep();                        // returns at once
+        ticker.sleep(); // returns at once
         early.start();
         assertThat(woken.await(10, SECONDS)).isTrue();
         assertThat(self.get()).isSameAs(early);
@@ -195,10 +202,12 @@ class ManualTickerTest {
         ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = startedTimer(ticker);
         AtomicBoolean done = new AtomicBoolean();
-        timer.newTimeout(t -> {
-            Thread.sleep(300); // a slow task: advance must wait for it
-            done.set(true);
-        }, Duration.ofMillis(100));
+        timer.newTimeout(
+                t -> {
+                    Thread.sleep(300); // a slow task: advance must wait for it
+                    done.set(true);
+                },
+                Duration.ofMillis(100));
 
         ticker.advance(Duration.ofMillis(100));
 
@@ -211,10 +220,12 @@ class ManualTickerTest {
         HashedWheelTimer timer = startedTimer(ticker);
         ticker.advance(Duration.ZERO); // the worker is asleep with nothing to do
         AtomicBoolean done = new AtomicBoolean();
-        Thread scheduler = new Thread(() -> timer.newTimeout(t -> {
-            Thread.sleep(200);
-            done.set(true);
-        }, Duration.ofMillis(50)));
+        Thread scheduler = new Thread(() -> timer.newTimeout(
+                t -> {
+                    Thread.sleep(200);
+                    done.set(true);
+                },
+                Duration.ofMillis(50)));
         scheduler.start();
         scheduler.join(10_000);
 
@@ -257,7 +268,11 @@ class ManualTickerTest {
     }
 
     private HashedWheelTimer timerWithTick(ManualTicker ticker, Duration tick) {
-        HashedWheelTimer timer = HashedWheelTimer.builder().name("second").ticker(ticker).tickDuration(tick).build();
+        HashedWheelTimer timer = HashedWheelTimer.builder()
+                .name("second")
+                .ticker(ticker)
+                .tickDuration(tick)
+                .build();
         timers.add(timer);
         timer.start();
         return timer;
@@ -268,7 +283,7 @@ class ManualTickerTest {
         ManualTicker ticker = new ManualTicker();
         HashedWheelTimer stopped = startedTimer(ticker);
         HashedWheelTimer running = timerWithTick(ticker, Duration.ofMillis(100));
-        stopped.newTimeout(t -> { }, Duration.ofSeconds(1));
+        stopped.newTimeout(t -> {}, Duration.ofSeconds(1));
         stopped.stop();
         RecordingTask task = new RecordingTask("t");
         running.newTimeout(task, Duration.ofMillis(100));

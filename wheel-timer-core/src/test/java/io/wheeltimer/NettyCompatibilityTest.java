@@ -84,8 +84,8 @@ class NettyCompatibilityTest {
         io.netty.util.HashedWheelTimer timer = netty(new io.netty.util.HashedWheelTimer(
                 Executors.defaultThreadFactory(), 100, TimeUnit.MILLISECONDS, 10, false, 1000));
 
-        io.netty.util.Timeout ten = timer.newTimeout(t -> { }, 10, TimeUnit.SECONDS);
-        io.netty.util.Timeout five = timer.newTimeout(t -> { }, 5, TimeUnit.SECONDS);
+        io.netty.util.Timeout ten = timer.newTimeout(t -> {}, 10, TimeUnit.SECONDS);
+        io.netty.util.Timeout five = timer.newTimeout(t -> {}, 5, TimeUnit.SECONDS);
 
         assertThat(timer.pendingTimeouts()).isEqualTo(2);
         Set<io.netty.util.Timeout> unprocessed = timer.stop();
@@ -95,22 +95,25 @@ class NettyCompatibilityTest {
 
     @Test
     void maxPendingTimeoutsMessageIsExactlyNettys() {
-        HashedWheelTimer timer = ours(
-                new HashedWheelTimer(Executors.defaultThreadFactory(), 100, MILLISECONDS, 16, false, 1));
-        io.netty.util.HashedWheelTimer nettyTimer = netty(new io.netty.util.HashedWheelTimer(
-                Executors.defaultThreadFactory(), 100, MILLISECONDS, 16, false, 1));
-        timer.newTimeout(t -> { }, 10, SECONDS);
-        nettyTimer.newTimeout(t -> { }, 10, SECONDS);
+        HashedWheelTimer timer =
+                ours(new HashedWheelTimer(Executors.defaultThreadFactory(), 100, MILLISECONDS, 16, false, 1));
+        io.netty.util.HashedWheelTimer nettyTimer = netty(
+                new io.netty.util.HashedWheelTimer(Executors.defaultThreadFactory(), 100, MILLISECONDS, 16, false, 1));
+        timer.newTimeout(t -> {}, 10, SECONDS);
+        nettyTimer.newTimeout(t -> {}, 10, SECONDS);
 
-        Throwable oursRefused = catchThrowable(() -> timer.newTimeout(t -> { }, 10, SECONDS));
-        Throwable nettyRefused = catchThrowable(() -> nettyTimer.newTimeout(t -> { }, 10, SECONDS));
+        Throwable oursRefused = catchThrowable(() -> timer.newTimeout(t -> {}, 10, SECONDS));
+        Throwable nettyRefused = catchThrowable(() -> nettyTimer.newTimeout(t -> {}, 10, SECONDS));
 
         assertThat(nettyRefused).isExactlyInstanceOf(RejectedExecutionException.class);
-        assertThat(oursRefused).isExactlyInstanceOf(RejectedExecutionException.class)
+        assertThat(oursRefused)
+                .isExactlyInstanceOf(RejectedExecutionException.class)
                 .hasMessage(nettyRefused.getMessage())
                 .hasMessage("Number of pending timeouts (2) is greater than or equal to maximum allowed"
                         + " pending timeouts (1)");
-        assertThat(timer.pendingTimeouts()).isEqualTo(nettyTimer.pendingTimeouts()).isOne();
+        assertThat(timer.pendingTimeouts())
+                .isEqualTo(nettyTimer.pendingTimeouts())
+                .isOne();
     }
 
     @Test
@@ -122,8 +125,8 @@ class NettyCompatibilityTest {
         timer.stop();
         nettyTimer.stop();
 
-        Throwable oursRefused = catchThrowable(() -> timer.newTimeout(t -> { }, 1, SECONDS));
-        Throwable nettyRefused = catchThrowable(() -> nettyTimer.newTimeout(t -> { }, 1, SECONDS));
+        Throwable oursRefused = catchThrowable(() -> timer.newTimeout(t -> {}, 1, SECONDS));
+        Throwable nettyRefused = catchThrowable(() -> nettyTimer.newTimeout(t -> {}, 1, SECONDS));
 
         assertThat(oursRefused).isExactlyInstanceOf(nettyRefused.getClass()).hasMessage(nettyRefused.getMessage());
     }
@@ -141,7 +144,8 @@ class NettyCompatibilityTest {
                 Arguments.of("zero ticksPerWheel", new Args(f, 100, MILLISECONDS, 0, direct)),
                 Arguments.of("negative ticksPerWheel", new Args(f, 100, MILLISECONDS, -1, direct)),
                 Arguments.of("tick x wheel overflows", new Args(f, Long.MAX_VALUE / 512, NANOSECONDS, 512, direct)),
-                Arguments.of("tick x rounded wheel overflows", new Args(f, Long.MAX_VALUE / 512, NANOSECONDS, 300, direct)),
+                Arguments.of(
+                        "tick x rounded wheel overflows", new Args(f, Long.MAX_VALUE / 512, NANOSECONDS, 300, direct)),
                 Arguments.of("overflowing tick unit", new Args(f, Long.MAX_VALUE, TimeUnit.DAYS, 1, direct)));
     }
 
@@ -169,10 +173,10 @@ class NettyCompatibilityTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badConstructorArguments")
     void badConstructorArgumentsThrowTheSameExceptionTypeAsNetty(String what, Args args) {
-        Throwable ours = catchThrowable(() -> ours(args.build(a ->
-                new HashedWheelTimer(a.factory, a.tick, a.unit, a.wheel, false, 0, a.executor))));
-        Throwable theirs = catchThrowable(() -> netty(args.build(a ->
-                new io.netty.util.HashedWheelTimer(a.factory, a.tick, a.unit, a.wheel, false, 0, a.executor))));
+        Throwable ours = catchThrowable(() ->
+                ours(args.build(a -> new HashedWheelTimer(a.factory, a.tick, a.unit, a.wheel, false, 0, a.executor))));
+        Throwable theirs = catchThrowable(() -> netty(args.build(
+                a -> new io.netty.util.HashedWheelTimer(a.factory, a.tick, a.unit, a.wheel, false, 0, a.executor))));
 
         assertThat(theirs).as("Netty's").isNotNull();
         assertThat(ours).as(what).isExactlyInstanceOf(theirs.getClass());
@@ -191,7 +195,8 @@ class NettyCompatibilityTest {
         ThreadFactory f = Executors.defaultThreadFactory();
         int tooBig = (1 << 30) + 1;
 
-        Throwable theirs = catchThrowable(() -> netty(new io.netty.util.HashedWheelTimer(f, 100, MILLISECONDS, tooBig)));
+        Throwable theirs =
+                catchThrowable(() -> netty(new io.netty.util.HashedWheelTimer(f, 100, MILLISECONDS, tooBig)));
 
         assertThat(theirs).isNotNull().isNotInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ours(new HashedWheelTimer(f, 100, MILLISECONDS, tooBig)))
@@ -202,8 +207,8 @@ class NettyCompatibilityTest {
     void severalBadArgumentsThrowWhatNettyThrows() {
         ThreadFactory f = Executors.defaultThreadFactory();
         for (Args args : List.of(new Args(f, 0, MILLISECONDS, 16, null), new Args(f, 100, MILLISECONDS, 0, null))) {
-            Throwable ours = catchThrowable(() -> ours(args.build(a ->
-                    new HashedWheelTimer(a.factory, a.tick, a.unit, a.wheel, false, 0, a.executor))));
+            Throwable ours = catchThrowable(() -> ours(
+                    args.build(a -> new HashedWheelTimer(a.factory, a.tick, a.unit, a.wheel, false, 0, a.executor))));
             Throwable theirs = catchThrowable(() -> netty(args.build(a ->
                     new io.netty.util.HashedWheelTimer(a.factory, a.tick, a.unit, a.wheel, false, 0, a.executor))));
 
@@ -213,7 +218,8 @@ class NettyCompatibilityTest {
 
     @Test
     void tooShortTickIsRaisedToOneMillisecondLikeNetty() {
-        HashedWheelTimer timer = ours(new HashedWheelTimer(Executors.defaultThreadFactory(), 10, TimeUnit.MICROSECONDS));
+        HashedWheelTimer timer =
+                ours(new HashedWheelTimer(Executors.defaultThreadFactory(), 10, TimeUnit.MICROSECONDS));
         netty(new io.netty.util.HashedWheelTimer(Executors.defaultThreadFactory(), 10, TimeUnit.MICROSECONDS));
 
         assertThat(timer.tickDuration()).isEqualTo(Duration.ofMillis(1));
@@ -233,13 +239,15 @@ class NettyCompatibilityTest {
         assertThat(nettyTimer.stop()).isEmpty();
         assertThat(nettyTimer.pendingTimeouts()).isZero();
 
-        assertThatThrownBy(() -> timer.newTimeout(t -> { }, 1, SECONDS)).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> nettyTimer.newTimeout(t -> { }, 1, SECONDS)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> timer.newTimeout(t -> {}, 1, SECONDS)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> nettyTimer.newTimeout(t -> {}, 1, SECONDS)).isInstanceOf(IllegalStateException.class);
 
         assertThat(timer.pendingTimeouts()).isZero();
         assertThat(timer.stats().pending()).isZero();
         assertThat(timer.stats().scheduled()).isZero();
-        assertThat(nettyTimer.pendingTimeouts()).as("Netty leaks the refused one").isOne();
+        assertThat(nettyTimer.pendingTimeouts())
+                .as("Netty leaks the refused one")
+                .isOne();
     }
 
     /** Netty also keeps the timeouts stop() cancelled in pendingTimeouts(); we do not. */
@@ -247,8 +255,8 @@ class NettyCompatibilityTest {
     void timeoutsCancelledByStopAreNoLongerPendingWhereNettyStillCountsThem() {
         HashedWheelTimer timer = ours(new HashedWheelTimer());
         io.netty.util.HashedWheelTimer nettyTimer = netty(new io.netty.util.HashedWheelTimer());
-        timer.newTimeout(t -> { }, 1, TimeUnit.HOURS);
-        nettyTimer.newTimeout(t -> { }, 1, TimeUnit.HOURS);
+        timer.newTimeout(t -> {}, 1, TimeUnit.HOURS);
+        nettyTimer.newTimeout(t -> {}, 1, TimeUnit.HOURS);
 
         assertThat(timer.stop()).hasSize(1);
         assertThat(nettyTimer.stop()).hasSize(1);
@@ -261,7 +269,10 @@ class NettyCompatibilityTest {
     @Test
     void deadlineExactlyOnATickBoundaryFiresAtThatBoundary() {
         ManualTicker ticker = new ManualTicker();
-        HashedWheelTimer timer = ours(HashedWheelTimer.builder().ticker(ticker).tickDuration(Duration.ofMillis(100)).build());
+        HashedWheelTimer timer = ours(HashedWheelTimer.builder()
+                .ticker(ticker)
+                .tickDuration(Duration.ofMillis(100))
+                .build());
         timer.start();
         RecordingTask task = new RecordingTask("on the boundary", ticker);
         timer.newTimeout(task, 300, MILLISECONDS);
@@ -280,10 +291,13 @@ class NettyCompatibilityTest {
         java.util.concurrent.CountDownLatch ran = new java.util.concurrent.CountDownLatch(1);
         Timeout[] seen = new Timeout[1];
 
-        Timeout timeout = timer.newTimeout(t -> {
-            seen[0] = t;
-            ran.countDown();
-        }, 20, MILLISECONDS);
+        Timeout timeout = timer.newTimeout(
+                t -> {
+                    seen[0] = t;
+                    ran.countDown();
+                },
+                20,
+                MILLISECONDS);
 
         assertThat(ran.await(10, SECONDS)).isTrue();
         assertThat(seen[0]).isSameAs(timeout);
@@ -300,8 +314,7 @@ class NettyCompatibilityTest {
         }
 
         @Override
-        public void run(Timeout timeout) {
-        }
+        public void run(Timeout timeout) {}
 
         @Override
         public String toString() {

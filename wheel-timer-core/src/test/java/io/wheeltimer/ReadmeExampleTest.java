@@ -29,9 +29,20 @@ class ReadmeExampleTest {
 
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        int status = javac.run(null, null, errors, "--release", "17",
-                "-cp", System.getProperty("java.class.path"), "-d", dir.toString(), file.toString());
-        assertThat(status).as("javac: %s", errors.toString(StandardCharsets.UTF_8)).isZero();
+        int status = javac.run(
+                null,
+                null,
+                errors,
+                "--release",
+                "17",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-d",
+                dir.toString(),
+                file.toString());
+        assertThat(status)
+                .as("javac: %s", errors.toString(StandardCharsets.UTF_8))
+                .isZero();
 
         String output = runMain(dir);
         assertThat(output).contains("pending=0", "scheduled=1", "cancelled=1", "0 timeouts never ran");
@@ -49,8 +60,8 @@ class ReadmeExampleTest {
     private static String runMain(Path classes) throws Exception {
         PrintStream original = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
-                ReadmeExampleTest.class.getClassLoader())) {
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {classes.toUri().toURL()}, ReadmeExampleTest.class.getClassLoader())) {
             Method main = loader.loadClass("QuickStart").getMethod("main", String[].class);
             System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
             main.invoke(null, (Object) new String[0]);

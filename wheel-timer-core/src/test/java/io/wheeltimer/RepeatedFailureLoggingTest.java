@@ -32,17 +32,23 @@ class RepeatedFailureLoggingTest {
     }
 
     private HashedWheelTimer timer(Executor executor) {
-        timer = HashedWheelTimer.builder().name("repeat-log").ticker(ticker).tickDuration(TICK)
-                .taskExecutor(executor).build();
+        timer = HashedWheelTimer.builder()
+                .name("repeat-log")
+                .ticker(ticker)
+                .tickDuration(TICK)
+                .taskExecutor(executor)
+                .build();
         timer.start();
         return timer;
     }
 
     private void scheduleDueInOneTick(int count) {
         for (int i = 0; i < count; i++) {
-            timer.newTimeout(t -> {
-                throw new IllegalStateException("task failed");
-            }, TICK);
+            timer.newTimeout(
+                    t -> {
+                        throw new IllegalStateException("task failed");
+                    },
+                    TICK);
         }
     }
 
@@ -62,7 +68,8 @@ class RepeatedFailureLoggingTest {
 
                 assertThat(log.records(Level.WARNING)).hasSize(1);
                 assertThat(log.records(Level.WARNING).get(0).getThrown())
-                        .isInstanceOf(RejectedExecutionException.class).hasMessage("queue full");
+                        .isInstanceOf(RejectedExecutionException.class)
+                        .hasMessage("queue full");
             }
             assertThat(timer.stats().failed()).isEqualTo(1_000);
         }
@@ -76,8 +83,7 @@ class RepeatedFailureLoggingTest {
                 ticker.advance(INTERVAL); // the worker's next round after the interval writes the count
 
                 assertThat(log.records(Level.WARNING)).hasSize(2);
-                assertThat(log.messages(Level.WARNING).get(1))
-                        .contains("999 more tasks refused by the task executor");
+                assertThat(log.messages(Level.WARNING).get(1)).contains("999 more tasks refused by the task executor");
                 assertThat(log.records(Level.WARNING).get(1).getThrown()).isNull();
             }
         }
@@ -116,7 +122,8 @@ class RepeatedFailureLoggingTest {
                 scheduleDueInOneTick(1);
                 ticker.advance(TICK);
 
-                assertThat(log.records(Level.WARNING)).hasSize(2)
+                assertThat(log.records(Level.WARNING))
+                        .hasSize(2)
                         .allSatisfy(r -> assertThat(r.getThrown()).isInstanceOf(RejectedExecutionException.class));
             }
             assertThat(timer.stats().failed()).isEqualTo(2);

@@ -2,8 +2,8 @@ package io.wheeltimer;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Test;

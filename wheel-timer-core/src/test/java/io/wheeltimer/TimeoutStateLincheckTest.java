@@ -20,10 +20,10 @@ import org.junit.jupiter.api.Test;
 public class TimeoutStateLincheckTest {
 
     /** Never started: a cancel counts and hands off without waking anything. */
-    private static final HashedWheelTimer TIMER = new HashedWheelTimer(
-            r -> new Thread(r, "lincheck-unused"), 100, TimeUnit.MILLISECONDS, 8, false);
+    private static final HashedWheelTimer TIMER =
+            new HashedWheelTimer(r -> new Thread(r, "lincheck-unused"), 100, TimeUnit.MILLISECONDS, 8, false);
 
-    private final TimeoutHandle handle = new TimeoutHandle(TIMER.runtime, t -> { }, 1);
+    private final TimeoutHandle handle = new TimeoutHandle(TIMER.runtime, t -> {}, 1);
 
     @Operation
     public boolean cancel() {

@@ -21,10 +21,10 @@ import net.jqwik.api.Tuple;
  */
 class TimingWheelPropertyTest {
 
-    record Config(int ticksPerWheel, boolean hierarchical, long tickNanos) { }
+    record Config(int ticksPerWheel, boolean hierarchical, long tickNanos) {}
 
     /** {@code kind}: 0 schedule (arg = deadline offset in eighths of a tick, or a far tick), 1 remove, 2 advance. */
-    record Op(int kind, long arg, boolean far) { }
+    record Op(int kind, long arg, boolean far) {}
 
     static final class Item extends TimingWheel.Entry {
         final int id;
@@ -47,15 +47,18 @@ class TimingWheelPropertyTest {
     @Provide
     Arbitrary<List<Op>> ops() {
         Arbitrary<Op> schedule = Combinators.combine(
-                        Arbitraries.longs().between(-16, 8L * 3 * 512), Arbitraries.integers().between(0, 9))
+                        Arbitraries.longs().between(-16, 8L * 3 * 512),
+                        Arbitraries.integers().between(0, 9))
                 .as((eighths, dice) -> new Op(0, eighths, dice == 0));
         Arbitrary<Op> remove = Arbitraries.longs().between(0, Long.MAX_VALUE).map(i -> new Op(1, i, false));
         Arbitrary<Op> advance = Combinators.combine(
-                        Arbitraries.longs().between(0, 40), Arbitraries.integers().between(0, 19))
+                        Arbitraries.longs().between(0, 40),
+                        Arbitraries.integers().between(0, 19))
                 .as((eighths, dice) -> new Op(2, eighths, dice == 0));
-        return Arbitraries.frequencyOf(
-                        Tuple.of(5, schedule), Tuple.of(2, remove), Tuple.of(4, advance))
-                .list().ofMinSize(1).ofMaxSize(150);
+        return Arbitraries.frequencyOf(Tuple.of(5, schedule), Tuple.of(2, remove), Tuple.of(4, advance))
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(150);
     }
 
     @Property(tries = 1500)
@@ -87,7 +90,8 @@ class TimingWheelPropertyTest {
                     long deadline;
                     if (op.far()) {
                         // far: anywhere up to ~2^40 ticks ahead, or "never"
-                        deadline = op.arg() % 7 == 0 ? Long.MAX_VALUE
+                        deadline = op.arg() % 7 == 0
+                                ? Long.MAX_VALUE
                                 : saturatedAdd(now, saturatedMultiply(1L << Math.floorMod(op.arg(), 41), tick));
                     } else {
                         deadline = Math.max(0, saturatedAdd(now, op.arg() * tick / 8));
@@ -121,9 +125,14 @@ class TimingWheelPropertyTest {
                         expectedIds.add(id);
                     }));
                     Long firstDue = model.entrySet().stream()
-                            .filter(e -> !e.getValue().isEmpty()).map(NavigableMap.Entry::getKey).findFirst().orElse(null);
+                            .filter(e -> !e.getValue().isEmpty())
+                            .map(NavigableMap.Entry::getKey)
+                            .findFirst()
+                            .orElse(null);
                     if (firstDue != null) {
-                        assertThat(nextEvent).as("next event is never after the first due tick").isLessThanOrEqualTo(firstDue);
+                        assertThat(nextEvent)
+                                .as("next event is never after the first due tick")
+                                .isLessThanOrEqualTo(firstDue);
                     }
                     if (precascade) {
                         wheel.precascade((int) (op.arg() % 4) + 1);
@@ -146,7 +155,9 @@ class TimingWheelPropertyTest {
         }
         List<Integer> cleared = new ArrayList<>();
         wheel.clear(e -> cleared.add(((Item) e).id));
-        assertThat(cleared).containsExactlyInAnyOrderElementsOf(live.stream().map(i -> i.id).toList());
+        assertThat(cleared)
+                .containsExactlyInAnyOrderElementsOf(
+                        live.stream().map(i -> i.id).toList());
         assertThat(wheel.size()).isZero();
         assertThat(wheel.nextEventTick()).isEqualTo(TimingWheel.NO_TICK);
     }

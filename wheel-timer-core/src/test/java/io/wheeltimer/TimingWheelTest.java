@@ -158,9 +158,11 @@ class TimingWheelTest {
         long hierarchical = workWithBusyTicksAndFarEntries(true, wheelSize, far, rotations);
 
         long busyWork = 2L * wheelSize * rotations; // one near entry placed and expired per tick
-        assertThat(flat - busyWork).as("flat: far entries looked at every rotation")
+        assertThat(flat - busyWork)
+                .as("flat: far entries looked at every rotation")
                 .isGreaterThanOrEqualTo((long) far * (rotations - 1));
-        assertThat(hierarchical - busyWork).as("hierarchical: placed once per level at most")
+        assertThat(hierarchical - busyWork)
+                .as("hierarchical: placed once per level at most")
                 .isLessThanOrEqualTo(far * 4L);
     }
 

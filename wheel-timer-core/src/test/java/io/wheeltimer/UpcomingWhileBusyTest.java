@@ -13,15 +13,18 @@ class UpcomingWhileBusyTest {
 
     @Test
     void upcomingGivesUpWithAClearErrorWhileATaskHoldsTheWorker() throws Exception {
-        HashedWheelTimer timer = HashedWheelTimer.builder().tickDuration(Duration.ofMillis(10)).build();
+        HashedWheelTimer timer =
+                HashedWheelTimer.builder().tickDuration(Duration.ofMillis(10)).build();
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         try {
-            timer.newTimeout(t -> {
-                running.countDown();
-                release.await(60, TimeUnit.SECONDS);
-            }, Duration.ZERO);
-            timer.newTimeout(t -> { }, Duration.ofMinutes(1));
+            timer.newTimeout(
+                    t -> {
+                        running.countDown();
+                        release.await(60, TimeUnit.SECONDS);
+                    },
+                    Duration.ZERO);
+            timer.newTimeout(t -> {}, Duration.ofMinutes(1));
             assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
 
             long start = System.nanoTime();
@@ -32,7 +35,9 @@ class UpcomingWhileBusyTest {
                     .isGreaterThanOrEqualTo(Duration.ofSeconds(HashedWheelTimer.UPCOMING_WAIT_SECONDS));
 
             release.countDown();
-            assertThat(timer.upcoming(10)).as("answered again once the task is done").hasSize(1);
+            assertThat(timer.upcoming(10))
+                    .as("answered again once the task is done")
+                    .hasSize(1);
         } finally {
             release.countDown();
             timer.stop();

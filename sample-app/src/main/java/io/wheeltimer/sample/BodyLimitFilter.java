@@ -35,8 +35,8 @@ class BodyLimitFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getContentLengthLong() > limit) {
-            Problems.write(response, 413, "Request body too large", new TooLarge(limit).getMessage(),
-                    request.getRequestURI());
+            Problems.write(
+                    response, 413, "Request body too large", new TooLarge(limit).getMessage(), request.getRequestURI());
             return;
         }
         chain.doFilter(new Limited(request, limit), response);

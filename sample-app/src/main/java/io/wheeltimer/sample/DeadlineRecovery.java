@@ -30,8 +30,10 @@ class DeadlineRecovery {
         this.store = store;
         this.deadlines = deadlines;
         this.clock = clock;
-        this.swept = Counter.builder("orders.cancelled").tag("by", "sweep")
-                .description("Overdue orders this instance's sweep cancelled").register(meters);
+        this.swept = Counter.builder("orders.cancelled")
+                .tag("by", "sweep")
+                .description("Overdue orders this instance's sweep cancelled")
+                .register(meters);
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -57,7 +59,8 @@ class DeadlineRecovery {
      * {@code UPDATE ... WHERE status = 'PENDING_PAYMENT' AND pay_by <= ?} on index
      * {@code orders_status_pay_by}, which reads only the overdue rows.
      */
-    @Scheduled(fixedDelayString = "${orders.recovery-interval:10s}",
+    @Scheduled(
+            fixedDelayString = "${orders.recovery-interval:10s}",
             initialDelayString = "${orders.recovery-interval:10s}")
     void sweep() {
         int cancelled = store.cancelOverdue(clock.instant());

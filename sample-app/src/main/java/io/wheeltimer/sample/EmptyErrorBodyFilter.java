@@ -30,8 +30,8 @@ class EmptyErrorBodyFilter extends OncePerRequestFilter {
         int status = buffered.getStatus();
         if (status >= 400 && buffered.getContentSize() == 0 && !response.isCommitted()) {
             HttpStatus known = HttpStatus.resolve(status);
-            Problems.write(response, status, known != null ? known.getReasonPhrase() : "Error", null,
-                    request.getRequestURI());
+            Problems.write(
+                    response, status, known != null ? known.getReasonPhrase() : "Error", null, request.getRequestURI());
             return;
         }
         buffered.copyBodyToResponse();

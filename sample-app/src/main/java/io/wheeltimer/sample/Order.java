@@ -14,7 +14,11 @@ import java.time.Instant;
 public record Order(String id, String item, Status status, Instant createdAt, Instant payBy) {
 
     /** Where an order stands. */
-    public enum Status { PENDING_PAYMENT, PAID, CANCELLED }
+    public enum Status {
+        PENDING_PAYMENT,
+        PAID,
+        CANCELLED
+    }
 
     Order withStatus(Status newStatus) {
         return new Order(id, item, newStatus, createdAt, payBy);

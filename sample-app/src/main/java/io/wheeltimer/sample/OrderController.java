@@ -55,21 +55,33 @@ class OrderController {
 
     private String item(Object value) {
         if (!(value instanceof String text) || text.isBlank()) {
-            throw badItem("Missing item", "The order needs an \"item\" that is a non-blank JSON string, for example "
-                    + "{\"item\": \"book\"}; got " + (value == null ? "none" : value.getClass().getSimpleName()
-                    .replace("LinkedHashMap", "an object").replace("ArrayList", "an array")) + ".");
+            throw badItem(
+                    "Missing item",
+                    "The order needs an \"item\" that is a non-blank JSON string, for example "
+                            + "{\"item\": \"book\"}; got "
+                            + (value == null
+                                    ? "none"
+                                    : value.getClass()
+                                            .getSimpleName()
+                                            .replace("LinkedHashMap", "an object")
+                                            .replace("ArrayList", "an array"))
+                            + ".");
         }
         String item = text.strip();
         int length = item.codePointCount(0, item.length());
         if (length > properties.maxItemLength()) {
-            throw badItem("Item too long", "The \"item\" has " + length + " characters; at most "
-                    + properties.maxItemLength() + " are allowed.");
+            throw badItem(
+                    "Item too long",
+                    "The \"item\" has " + length + " characters; at most " + properties.maxItemLength()
+                            + " are allowed.");
         }
         var unprintable = NOT_PRINTABLE.matcher(item);
         if (unprintable.find()) {
-            throw badItem("Item not printable", "The \"item\" contains U+" + String.format("%04X",
-                    item.codePointAt(unprintable.start())) + " at index " + unprintable.start()
-                    + "; only printable text is allowed.");
+            throw badItem(
+                    "Item not printable",
+                    "The \"item\" contains U+" + String.format("%04X", item.codePointAt(unprintable.start()))
+                            + " at index " + unprintable.start()
+                            + "; only printable text is allowed.");
         }
         return item;
     }

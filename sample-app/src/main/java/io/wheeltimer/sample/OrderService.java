@@ -26,8 +26,12 @@ public class OrderService {
     private final OrdersProperties properties;
     private final Clock clock;
 
-    OrderService(OrderStore store, PaymentDeadlines deadlines, PaymentProvider provider,
-            OrdersProperties properties, Clock clock) {
+    OrderService(
+            OrderStore store,
+            PaymentDeadlines deadlines,
+            PaymentProvider provider,
+            OrdersProperties properties,
+            Clock clock) {
         this.store = store;
         this.deadlines = deadlines;
         this.provider = provider;
@@ -45,7 +49,11 @@ public class OrderService {
     @Transactional
     public Order place(String item) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // what the database keeps
-        Order order = new Order(UUID.randomUUID().toString(), item, Order.Status.PENDING_PAYMENT, now,
+        Order order = new Order(
+                UUID.randomUUID().toString(),
+                item,
+                Order.Status.PENDING_PAYMENT,
+                now,
                 now.plus(properties.paymentWindow()));
         store.add(order);
         try {
@@ -103,8 +111,8 @@ public class OrderService {
     private static ErrorResponseException unavailable(RuntimeException cause) {
         ErrorResponseException e = new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE, cause);
         e.setTitle("Cannot take orders right now");
-        e.setDetail("The order was not placed: its payment deadline could not be scheduled ("
-                + cause.getMessage() + "). Try again later.");
+        e.setDetail("The order was not placed: its payment deadline could not be scheduled (" + cause.getMessage()
+                + "). Try again later.");
         e.getHeaders().set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
         return e;
     }

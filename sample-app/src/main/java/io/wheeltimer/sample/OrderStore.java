@@ -32,36 +32,46 @@ class OrderStore {
 
     Optional<Order> find(String id) {
         return jdbc.sql("SELECT id, item, status, created_at, pay_by FROM orders WHERE id = ?")
-                .param(id).query(OrderStore::order).optional();
+                .param(id)
+                .query(OrderStore::order)
+                .optional();
     }
 
     List<Order> all() {
         return jdbc.sql("SELECT id, item, status, created_at, pay_by FROM orders ORDER BY created_at")
-                .query(OrderStore::order).list();
+                .query(OrderStore::order)
+                .list();
     }
 
     /** The pending orders and their deadlines, to arm them again at startup. */
     List<Order> pending() {
         return jdbc.sql("SELECT id, item, status, created_at, pay_by FROM orders WHERE status = ? ORDER BY pay_by")
-                .param(PENDING).query(OrderStore::order).list();
+                .param(PENDING)
+                .query(OrderStore::order)
+                .list();
     }
 
     /** Pays an order still pending whose window is open at {@code now}; true if this call paid it. */
     boolean pay(String id, Instant now) {
         return jdbc.sql("UPDATE orders SET status = 'PAID' WHERE id = ? AND status = ? AND pay_by > ?")
-                .params(id, PENDING, utc(now)).update() == 1;
+                        .params(id, PENDING, utc(now))
+                        .update()
+                == 1;
     }
 
     /** Cancels an order still pending; true if this call cancelled it. */
     boolean cancel(String id) {
         return jdbc.sql("UPDATE orders SET status = 'CANCELLED' WHERE id = ? AND status = ?")
-                .params(id, PENDING).update() == 1;
+                        .params(id, PENDING)
+                        .update()
+                == 1;
     }
 
     /** Cancels every pending order whose deadline has passed at {@code now}; one indexed query. */
     int cancelOverdue(Instant now) {
         return jdbc.sql("UPDATE orders SET status = 'CANCELLED' WHERE status = ? AND pay_by <= ?")
-                .params(PENDING, utc(now)).update();
+                .params(PENDING, utc(now))
+                .update();
     }
 
     private static OffsetDateTime utc(Instant instant) {
@@ -69,7 +79,10 @@ class OrderStore {
     }
 
     private static Order order(java.sql.ResultSet rs, int row) throws java.sql.SQLException {
-        return new Order(rs.getString("id"), rs.getString("item"), Order.Status.valueOf(rs.getString("status")),
+        return new Order(
+                rs.getString("id"),
+                rs.getString("item"),
+                Order.Status.valueOf(rs.getString("status")),
                 rs.getObject("created_at", OffsetDateTime.class).toInstant(),
                 rs.getObject("pay_by", OffsetDateTime.class).toInstant());
     }

@@ -23,5 +23,4 @@ public record OrdersProperties(
         @DefaultValue("100ms") Duration providerLatency,
         @DefaultValue("2s") Duration paymentTimeout,
         @DefaultValue("4KB") DataSize maxRequestSize,
-        @DefaultValue("200") int maxItemLength) {
-}
+        @DefaultValue("200") int maxItemLength) {}

@@ -1,10 +1,10 @@
 package io.wheeltimer.sample;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.wheeltimer.Timeout;
 import io.wheeltimer.Timer;
 import io.wheeltimer.spring.WheelTimeout;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -28,13 +28,16 @@ public class PaymentDeadlines {
     private final Timer timer;
     /** The deadlines this instance armed, to cancel on payment; an optimisation, the database decides. */
     private final Map<String, Timeout> armed = new ConcurrentHashMap<>();
+
     private final Counter cancelled;
 
     PaymentDeadlines(OrderStore store, Timer timer, MeterRegistry meters) {
         this.store = store;
         this.timer = timer;
-        this.cancelled = Counter.builder("orders.cancelled").tag("by", "deadline")
-                .description("Orders this instance cancelled at their deadline").register(meters);
+        this.cancelled = Counter.builder("orders.cancelled")
+                .tag("by", "deadline")
+                .description("Orders this instance cancelled at their deadline")
+                .register(meters);
     }
 
     /**

@@ -25,7 +25,8 @@ public class PaymentProvider {
      */
     @WheelTimeLimit("${orders.payment-timeout:2s}")
     public CompletableFuture<String> charge(String orderId) {
-        Executor later = CompletableFuture.delayedExecutor(properties.providerLatency().toNanos(), TimeUnit.NANOSECONDS);
+        Executor later =
+                CompletableFuture.delayedExecutor(properties.providerLatency().toNanos(), TimeUnit.NANOSECONDS);
         // The deadline is the annotation's: on the wheel, and it cancels this future when it passes.
         return CompletableFuture.supplyAsync(() -> "charge-" + orderId, later);
     }

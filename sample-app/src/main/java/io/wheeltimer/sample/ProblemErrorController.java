@@ -22,8 +22,12 @@ class ProblemErrorController implements ErrorController {
         int status = code instanceof Integer i && i >= 400 ? i : 500;
         HttpStatus known = HttpStatus.resolve(status);
         Object uri = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON)
-                .body(Problems.json(status, known != null ? known.getReasonPhrase() : "Error", null,
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(Problems.json(
+                        status,
+                        known != null ? known.getReasonPhrase() : "Error",
+                        null,
                         uri != null ? uri.toString() : null));
     }
 }

@@ -24,16 +24,17 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     private static final Log log = LogFactory.getLog(ProblemHandler.class);
 
     @Override
-    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         BodyLimitFilter.TooLarge tooLarge = cause(ex, BodyLimitFilter.TooLarge.class);
         if (tooLarge != null) {
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE, tooLarge.getMessage());
+            ProblemDetail problem =
+                    ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE, tooLarge.getMessage());
             problem.setTitle("Request body too large");
             return handleExceptionInternal(ex, problem, headers, HttpStatus.CONTENT_TOO_LARGE, request);
         }
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
-                "The body must be a JSON object, for example {\"item\": \"book\"}.");
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.BAD_REQUEST, "The body must be a JSON object, for example {\"item\": \"book\"}.");
         problem.setTitle("Malformed request body");
         return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
     }
@@ -42,19 +43,21 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception ex, WebRequest request) throws Exception {
         if (cause(ex, TimeoutException.class) != null) {
-            ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.GATEWAY_TIMEOUT,
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                    HttpStatus.GATEWAY_TIMEOUT,
                     "The payment provider did not answer in time; the order is still awaiting payment. Try again.");
             problem.setTitle("Payment timed out");
             return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.GATEWAY_TIMEOUT, request);
         }
         Throwable cause = ex.getCause();
-        if ((ex instanceof java.util.concurrent.CompletionException || ex instanceof java.util.concurrent.ExecutionException)
+        if ((ex instanceof java.util.concurrent.CompletionException
+                        || ex instanceof java.util.concurrent.ExecutionException)
                 && cause instanceof Exception unwrapped) {
             return handleException(unwrapped, request); // an ErrorResponseException thrown inside a future
         }
         log.error("Unexpected error", ex);
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
-                "Something went wrong on our side; it has been logged.");
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                HttpStatus.INTERNAL_SERVER_ERROR, "Something went wrong on our side; it has been logged.");
         problem.setTitle("Internal Server Error");
         return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
     }

@@ -1,15 +1,14 @@
 package io.wheeltimer.sample;
 
-import java.io.IOException;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 
 /** Writes an RFC 9457 problem detail where Spring MVC's own handling does not reach (filters, Tomcat). */
 final class Problems {
 
     static final String MEDIA_TYPE = "application/problem+json";
 
-    private Problems() {
-    }
+    private Problems() {}
 
     static String json(int status, String title, String detail, String instance) {
         StringBuilder json = new StringBuilder("{\"type\":\"about:blank\",\"title\":");

@@ -17,7 +17,8 @@ final class Api {
 
     static final Duration PATIENCE = Duration.ofSeconds(30); // a noisy CI machine
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final String base;
 
     Api(int port) {
@@ -29,7 +30,8 @@ final class Api {
     }
 
     HttpResponse<String> post(String path, String json) {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
+        return send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
@@ -62,8 +64,8 @@ final class Api {
     /** Asserts an RFC 9457 problem detail with this status, and (if given) a detail containing this text. */
     static DocumentContext assertProblem(HttpResponse<String> response, int status, String detailPart) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
         DocumentContext problem = JsonPath.parse(response.body());
         assertThat(problem.<Integer>read("$.status")).isEqualTo(status);
         assertThat(problem.<String>read("$.title")).isNotBlank();

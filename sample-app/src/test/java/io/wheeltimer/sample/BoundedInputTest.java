@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Iterator;
-import java.util.concurrent.Flow;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -22,8 +21,9 @@ import org.springframework.web.bind.annotation.RestController;
  * and Tomcat's own 400s) is a problem detail. Before: a 1 MB item was stored, {"item": 42} became
  * "42", NUL was kept, 500s were Boot's error JSON and Tomcat's 400s HTML pages.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "spring.datasource.url=jdbc:h2:file:./target/test-db/input-${random.uuid}"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"spring.datasource.url=jdbc:h2:file:./target/test-db/input-${random.uuid}"})
 @Import(BoundedInputTest.Failing.class)
 class BoundedInputTest {
 
@@ -61,11 +61,20 @@ class BoundedInputTest {
             HttpRequest.BodyPublisher chunked = HttpRequest.BodyPublishers.fromPublisher(
                     HttpRequest.BodyPublishers.ofByteArrays(() -> new Iterator<>() {
                         int n;
-                        public boolean hasNext() { return n < 8; }
-                        public byte[] next() { n++; return n == 1 ? chunk : "y".repeat(1000).getBytes(); }
+
+                        public boolean hasNext() {
+                            return n < 8;
+                        }
+
+                        public byte[] next() {
+                            n++;
+                            return n == 1 ? chunk : "y".repeat(1000).getBytes();
+                        }
                     }));
-            HttpResponse<String> response = api().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders"))
-                    .header("Content-Type", "application/json").POST(chunked));
+            HttpResponse<String> response = api().send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders"))
+                                    .header("Content-Type", "application/json")
+                                    .POST(chunked));
             assertProblem(response, 413, "orders.max-request-size");
         }
 
@@ -95,12 +104,16 @@ class BoundedInputTest {
         @Test
         void moreThan200CharactersIsA400AndExactly200IsFine() {
             assertProblem(api().post("/orders", "{\"item\": \"" + "a".repeat(201) + "\"}"), 400, "at most 200");
-            assertThat(api().post("/orders", "{\"item\": \"" + "a".repeat(200) + "\"}").statusCode()).isEqualTo(201);
+            assertThat(api().post("/orders", "{\"item\": \"" + "a".repeat(200) + "\"}")
+                            .statusCode())
+                    .isEqualTo(201);
         }
 
         @Test
         void printableUnicodeIsAccepted() {
-            assertThat(api().post("/orders", "{\"item\": \"Bücher \uD83D\uDCDA\"}").statusCode()).isEqualTo(201);
+            assertThat(api().post("/orders", "{\"item\": \"Bücher \uD83D\uDCDA\"}")
+                            .statusCode())
+                    .isEqualTo(201);
         }
     }
 
@@ -132,8 +145,11 @@ class BoundedInputTest {
 
         @Test
         void aWrongMethodIsA405Problem() {
-            assertProblem(api().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders"))
-                    .DELETE()), 405, null);
+            assertProblem(
+                    api().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders"))
+                            .DELETE()),
+                    405,
+                    null);
         }
     }
 }

@@ -24,10 +24,13 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * paid, an unpaid one cancels itself, the timer's endpoint and meters show both, and bad input gets
  * problem details.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "orders.payment-window=1s",
-        "wheel-timer.tick-duration=10ms",
-        "spring.datasource.url=jdbc:h2:file:./target/test-db/flow-${random.uuid}"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "orders.payment-window=1s",
+            "wheel-timer.tick-duration=10ms",
+            "spring.datasource.url=jdbc:h2:file:./target/test-db/flow-${random.uuid}"
+        })
 class OrderFlowTest {
 
     private static final Duration WINDOW = Duration.ofSeconds(1);
@@ -60,13 +63,14 @@ class OrderFlowTest {
         assertThat(JsonPath.<String>read(paid.body(), "$.status")).isEqualTo("PAID");
 
         // While the unpaid one waits, the endpoint lists its deadline by method, not by argument.
-        DocumentContext timer = JsonPath.parse(get("/actuator/wheeltimer/wheelTimer").body());
+        DocumentContext timer =
+                JsonPath.parse(get("/actuator/wheeltimer/wheelTimer").body());
         List<String> tasks = timer.read("$.upcoming[*].task");
         assertThat(tasks).contains("io.wheeltimer.sample.PaymentDeadlines.cancelIfUnpaid(String)");
         assertThat(String.join(",", tasks)).doesNotContain(unpaidId);
 
-        await().atMost(PATIENCE).untilAsserted(() ->
-                assertThat(status(unpaidId)).isEqualTo("CANCELLED"));
+        await().atMost(PATIENCE)
+                .untilAsserted(() -> assertThat(status(unpaidId)).isEqualTo("CANCELLED"));
         Thread.sleep(WINDOW.toMillis()); // well past the paid order's window too
         assertThat(status(paidId)).isEqualTo("PAID");
 
@@ -76,8 +80,9 @@ class OrderFlowTest {
         // Two payment deadlines and the payment call's time limit (@WheelTimeLimit), which the
         // provider's answer cancelled, as the payment cancelled the paid order's deadline.
         assertThat(meter("wheel_timer_scheduled_timeouts_total")).isEqualTo(scheduledBefore + 3);
-        await().atMost(PATIENCE).untilAsserted(() ->
-                assertThat(meter("wheel_timer_expired_timeouts_total")).isEqualTo(expiredBefore + 1));
+        await().atMost(PATIENCE)
+                .untilAsserted(() ->
+                        assertThat(meter("wheel_timer_expired_timeouts_total")).isEqualTo(expiredBefore + 1));
         assertThat(meter("wheel_timer_cancelled_timeouts_total")).isEqualTo(cancelledBefore + 2);
         DocumentContext after = JsonPath.parse(get("/actuator/wheeltimer").body());
         assertThat(after.<Integer>read("$.timers.wheelTimer.expired")).isGreaterThanOrEqualTo(1);
@@ -113,13 +118,14 @@ class OrderFlowTest {
     void healthShowsTheTimerUp() throws Exception {
         DocumentContext health = JsonPath.parse(get("/actuator/health").body());
         assertThat(health.<String>read("$.components.wheelTimer.status")).isEqualTo("UP");
-        assertThat(health.<String>read("$.components.wheelTimer.details.wheelTimer.state")).isIn("INIT", "STARTED");
+        assertThat(health.<String>read("$.components.wheelTimer.details.wheelTimer.state"))
+                .isIn("INIT", "STARTED");
     }
 
     private static void assertProblem(HttpResponse<String> response, int status, String detailPart) {
         assertThat(response.statusCode()).isEqualTo(status);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
         DocumentContext problem = JsonPath.parse(response.body());
         assertThat(problem.<Integer>read("$.status")).isEqualTo(status);
         assertThat(problem.<String>read("$.title")).isNotBlank();
@@ -135,7 +141,8 @@ class OrderFlowTest {
     /** One sample of a meter from /actuator/prometheus (tag name="wheelTimer"). */
     private double meter(String name) throws IOException, InterruptedException {
         String scrape = get("/actuator/prometheus").body();
-        Matcher m = Pattern.compile("^" + name + "\\{name=\"wheelTimer\"} (\\S+)$", Pattern.MULTILINE).matcher(scrape);
+        Matcher m = Pattern.compile("^" + name + "\\{name=\"wheelTimer\"} (\\S+)$", Pattern.MULTILINE)
+                .matcher(scrape);
         assertThat(m.find()).as("%s in %s", name, scrape).isTrue();
         return Double.parseDouble(m.group(1));
     }
@@ -145,9 +152,11 @@ class OrderFlowTest {
     }
 
     private HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri(path))
+        return http.send(
+                HttpRequest.newBuilder(uri(path))
                         .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                        .POST(HttpRequest.BodyPublishers.ofString(json))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

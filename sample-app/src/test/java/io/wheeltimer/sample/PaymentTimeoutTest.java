@@ -14,10 +14,13 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * answers 504 as a problem detail and leaves the order awaiting payment. The limit is the wheel's
  * {@code @WheelTimeLimit} on {@link PaymentProvider#charge}, which counts what it cut short.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "orders.provider-latency=3s",
-        "orders.payment-timeout=200ms",
-        "spring.datasource.url=jdbc:h2:file:./target/test-db/timeout-${random.uuid}"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "orders.provider-latency=3s",
+            "orders.payment-timeout=200ms",
+            "spring.datasource.url=jdbc:h2:file:./target/test-db/timeout-${random.uuid}"
+        })
 class PaymentTimeoutTest {
 
     @LocalServerPort
@@ -36,7 +39,8 @@ class PaymentTimeoutTest {
         assertThat(api.status(id)).isEqualTo("PENDING_PAYMENT");
         assertThat(meters.get("wheel.timer.time.limit.exceeded")
                         .tag("task", "io.wheeltimer.sample.PaymentProvider.charge(String)")
-                        .counter().count())
+                        .counter()
+                        .count())
                 .isEqualTo(1.0);
     }
 }

@@ -44,11 +44,29 @@ final class PostgresCluster implements AutoCloseable {
             port = socket.getLocalPort();
         }
         PostgresCluster cluster = new PostgresCluster(bin, dir, port, root);
-        cluster.pg(List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(),
-                "-U", "test", "-A", "trust", "-E", "UTF8", "--no-sync"));
-        cluster.pg(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-w", "-t", "60",
-                "-l", dir.resolve("server.log").toString(),
-                "-o", "-p " + port + " -h 127.0.0.1 -k " + dir + " -c fsync=off -c max_connections=100", "start"));
+        cluster.pg(List.of(
+                bin.resolve("initdb").toString(),
+                "-D",
+                dir.resolve("data").toString(),
+                "-U",
+                "test",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--no-sync"));
+        cluster.pg(List.of(
+                bin.resolve("pg_ctl").toString(),
+                "-D",
+                dir.resolve("data").toString(),
+                "-w",
+                "-t",
+                "60",
+                "-l",
+                dir.resolve("server.log").toString(),
+                "-o",
+                "-p " + port + " -h 127.0.0.1 -k " + dir + " -c fsync=off -c max_connections=100",
+                "start"));
         return cluster;
     }
 
@@ -59,8 +77,14 @@ final class PostgresCluster implements AutoCloseable {
     @Override
     public void close() throws IOException, InterruptedException {
         try {
-            pg(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", "immediate",
-                    "-w", "stop"));
+            pg(List.of(
+                    bin.resolve("pg_ctl").toString(),
+                    "-D",
+                    dir.resolve("data").toString(),
+                    "-m",
+                    "immediate",
+                    "-w",
+                    "stop"));
         } finally {
             try (Stream<Path> files = Files.walk(dir)) {
                 files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
@@ -81,7 +105,8 @@ final class PostgresCluster implements AutoCloseable {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes());
         if (!process.waitFor(90, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            throw new IllegalStateException("PostgreSQL test cluster: " + String.join(" ", command) + " failed:\n" + output);
+            throw new IllegalStateException(
+                    "PostgreSQL test cluster: " + String.join(" ", command) + " failed:\n" + output);
         }
     }
 
@@ -89,7 +114,8 @@ final class PostgresCluster implements AutoCloseable {
         Path versions = Path.of("/usr/lib/postgresql");
         if (Files.isDirectory(versions)) {
             try (Stream<Path> list = Files.list(versions)) {
-                var found = list.map(v -> v.resolve("bin")).filter(b -> Files.isExecutable(b.resolve("initdb")))
+                var found = list.map(v -> v.resolve("bin"))
+                        .filter(b -> Files.isExecutable(b.resolve("initdb")))
                         .max(Comparator.comparing(Path::toString));
                 if (found.isPresent()) {
                     return found.get();

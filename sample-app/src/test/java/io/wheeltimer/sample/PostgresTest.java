@@ -81,7 +81,8 @@ class PostgresTest {
 
     private static double cancelledBy(ConfigurableApplicationContext app) {
         return app.getBean(MeterRegistry.class).find("orders.cancelled").counters().stream()
-                .mapToDouble(c -> c.count()).sum();
+                .mapToDouble(c -> c.count())
+                .sum();
     }
 
     @Nested
@@ -109,8 +110,8 @@ class PostgresTest {
             }
 
             // A sweep an hour away: what cancels them here is the deadline armed again at startup.
-            try (ConfigurableApplicationContext second = app(url, "orders.payment-window=60s",
-                    "orders.recovery-interval=1h")) {
+            try (ConfigurableApplicationContext second =
+                    app(url, "orders.payment-window=60s", "orders.recovery-interval=1h")) {
                 Api api = api(second);
                 await().atMost(Api.PATIENCE).until(() -> api.status(overdue).equals("CANCELLED"));
                 Instant firstCancelled = null;
@@ -121,11 +122,15 @@ class PostgresTest {
                         firstCancelled = now;
                     } else {
                         assertThat(status).isEqualTo("PENDING_PAYMENT");
-                        assertThat(now).as("still pending long after its deadline").isBefore(onTimeBy.plus(Api.PATIENCE));
+                        assertThat(now)
+                                .as("still pending long after its deadline")
+                                .isBefore(onTimeBy.plus(Api.PATIENCE));
                         Thread.sleep(20);
                     }
                 }
-                assertThat(firstCancelled).as("never cancelled before its deadline").isAfterOrEqualTo(onTimeBy);
+                assertThat(firstCancelled)
+                        .as("never cancelled before its deadline")
+                        .isAfterOrEqualTo(onTimeBy);
                 assertThat(cancelledBy(second)).isEqualTo(2);
             }
         }
@@ -161,9 +166,11 @@ class PostgresTest {
                 a.getBean(HashedWheelTimer.class).stop();
                 a.close();
 
-                List<String> all = Stream.concat(placedOnA.stream(), placedOnB.stream()).toList();
-                await().atMost(Api.PATIENCE).until(() ->
-                        all.stream().noneMatch(id -> apiB.status(id).equals("PENDING_PAYMENT")));
+                List<String> all =
+                        Stream.concat(placedOnA.stream(), placedOnB.stream()).toList();
+                await().atMost(Api.PATIENCE)
+                        .until(() ->
+                                all.stream().noneMatch(id -> apiB.status(id).equals("PENDING_PAYMENT")));
                 for (String id : all) {
                     assertThat(apiB.status(id)).as(id).isEqualTo(paid.contains(id) ? "PAID" : "CANCELLED");
                 }
@@ -181,8 +188,8 @@ class PostgresTest {
         @Test
         void theAnswersAgreeWithTheStoredStateFor50RacingPayments() throws Exception {
             String url = database("race");
-            try (ConfigurableApplicationContext app = app(url, "orders.payment-window=1s",
-                    "orders.provider-latency=0ms")) {
+            try (ConfigurableApplicationContext app =
+                    app(url, "orders.payment-window=1s", "orders.provider-latency=0ms")) {
                 Api api = api(app);
                 HttpClient http = HttpClient.newHttpClient();
                 int port = app.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
@@ -190,23 +197,30 @@ class PostgresTest {
                     String placed = api.post("/orders", "{\"item\": \"race\"}").body();
                     String id = JsonPath.read(placed, "$.id");
                     Instant payBy = Instant.parse(JsonPath.read(placed, "$.payBy"));
-                    long wait = Duration.between(Instant.now(), payBy.plusMillis(offsetMillis)).toMillis();
+                    long wait = Duration.between(Instant.now(), payBy.plusMillis(offsetMillis))
+                            .toMillis();
                     if (wait > 0) {
                         Thread.sleep(wait);
                     }
                     List<CompletableFuture<HttpResponse<String>>> payments = new ArrayList<>();
                     for (int i = 0; i < 50; i++) {
-                        payments.add(http.sendAsync(HttpRequest.newBuilder(
-                                        URI.create("http://127.0.0.1:" + port + "/orders/" + id + "/payment"))
-                                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()));
+                        payments.add(http.sendAsync(
+                                HttpRequest.newBuilder(
+                                                URI.create("http://127.0.0.1:" + port + "/orders/" + id + "/payment"))
+                                        .POST(HttpRequest.BodyPublishers.noBody())
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString()));
                     }
-                    List<Integer> statuses = payments.stream().map(CompletableFuture::join)
-                            .map(HttpResponse::statusCode).toList();
+                    List<Integer> statuses = payments.stream()
+                            .map(CompletableFuture::join)
+                            .map(HttpResponse::statusCode)
+                            .toList();
                     assertThat(statuses).as("offset %d ms", offsetMillis).allMatch(s -> s == 200 || s == 409);
                     long ok = statuses.stream().filter(s -> s == 200).count();
                     assertThat(ok).as("offset %d ms", offsetMillis).isLessThanOrEqualTo(1);
                     await().atMost(Api.PATIENCE).until(() -> !api.status(id).equals("PENDING_PAYMENT"));
-                    assertThat(api.status(id)).as("offset %d ms: %s", offsetMillis, Map.of("200s", ok))
+                    assertThat(api.status(id))
+                            .as("offset %d ms: %s", offsetMillis, Map.of("200s", ok))
                             .isEqualTo(ok == 1 ? "PAID" : "CANCELLED");
                 }
             }

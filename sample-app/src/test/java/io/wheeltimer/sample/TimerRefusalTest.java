@@ -21,10 +21,13 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 class TimerRefusalTest {
 
     @Nested
-    @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-            "orders.payment-window=3s",
-            "wheel-timer.max-pending-timeouts=1",
-            "spring.datasource.url=jdbc:h2:file:./target/test-db/refusal-${random.uuid}"})
+    @SpringBootTest(
+            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+            properties = {
+                "orders.payment-window=3s",
+                "wheel-timer.max-pending-timeouts=1",
+                "spring.datasource.url=jdbc:h2:file:./target/test-db/refusal-${random.uuid}"
+            })
     class WhenThePendingLimitIsReached {
 
         @LocalServerPort
@@ -45,11 +48,14 @@ class TimerRefusalTest {
     }
 
     @Nested
-    @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-            "orders.payment-window=1s",
-            "orders.recovery-interval=500ms",
-            "wheel-timer.tick-duration=10ms",
-            "spring.datasource.url=jdbc:h2:file:./target/test-db/stopped-${random.uuid}"})
+    @SpringBootTest(
+            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+            properties = {
+                "orders.payment-window=1s",
+                "orders.recovery-interval=500ms",
+                "wheel-timer.tick-duration=10ms",
+                "spring.datasource.url=jdbc:h2:file:./target/test-db/stopped-${random.uuid}"
+            })
     class WhenTheTimerIsStopped {
 
         @LocalServerPort

@@ -38,15 +38,15 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class Experiments {
 
-    private static final Runnable NOTHING = () -> { };
+    private static final Runnable NOTHING = () -> {};
     private static final long MILLI = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private Experiments() {
-    }
+    private Experiments() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length != 2) {
-            throw new IllegalArgumentException("usage: Experiments retained|cpu-far|cpu-far-busy|cpu-idle|lateness|bulk|bulk-random|lateness-cost|refusals|refusals-own CONTENDER");
+            throw new IllegalArgumentException(
+                    "usage: Experiments retained|cpu-far|cpu-far-busy|cpu-idle|lateness|bulk|bulk-random|lateness-cost|refusals|refusals-own CONTENDER");
         }
         Contender contender = Contender.valueOf(args[1]);
         Map<String, Object> result = new LinkedHashMap<>();
@@ -152,10 +152,13 @@ public final class Experiments {
             int index = i;
             long delay = (long) (random.nextDouble() * TimeUnit.SECONDS.toNanos(5));
             long deadline = System.nanoTime() + delay; // read before the timer reads its own clock
-            timer.schedule(() -> {
-                late[index] = System.nanoTime() - deadline;
-                done.countDown();
-            }, delay, TimeUnit.NANOSECONDS);
+            timer.schedule(
+                    () -> {
+                        late[index] = System.nanoTime() - deadline;
+                        done.countDown();
+                    },
+                    delay,
+                    TimeUnit.NANOSECONDS);
         }
         if (!done.await(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException(done.getCount() + " timeouts did not run within 60 s");
@@ -263,10 +266,15 @@ public final class Experiments {
             throw new IllegalArgumentException("lateness-cost measures the wheel only, not " + contender);
         }
         io.wheeltimer.HashedWheelTimer timer = io.wheeltimer.HashedWheelTimer.builder()
-                .tickDuration(java.time.Duration.ofMillis(1)).hierarchical(contender == Contender.WHEEL_HIERARCHICAL)
-                .threadFactory(new Threads()).leakDetection(false).build();
-        io.micrometer.core.instrument.MeterRegistry registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-        io.micrometer.core.instrument.Timer lateness = io.micrometer.core.instrument.Timer.builder("wheel.timer.lateness")
+                .tickDuration(java.time.Duration.ofMillis(1))
+                .hierarchical(contender == Contender.WHEEL_HIERARCHICAL)
+                .threadFactory(new Threads())
+                .leakDetection(false)
+                .build();
+        io.micrometer.core.instrument.MeterRegistry registry =
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        io.micrometer.core.instrument.Timer lateness = io.micrometer.core.instrument.Timer.builder(
+                        "wheel.timer.lateness")
                 .register(registry);
         io.wheeltimer.LatenessListener recording = nanos -> lateness.record(nanos, TimeUnit.NANOSECONDS);
         double bestOff = Double.MAX_VALUE;
@@ -345,13 +353,19 @@ public final class Experiments {
         pool.shutdown();
         java.util.concurrent.RejectedExecutionException prepared =
                 new java.util.concurrent.RejectedExecutionException("refused (prepared exception)");
-        java.util.concurrent.Executor refusing = freeRefusal ? command -> {
-            throw prepared;
-        } : pool;
+        java.util.concurrent.Executor refusing = freeRefusal
+                ? command -> {
+                    throw prepared;
+                }
+                : pool;
         Threads threads = new Threads();
         io.wheeltimer.HashedWheelTimer timer = io.wheeltimer.HashedWheelTimer.builder()
-                .tickDuration(java.time.Duration.ofMillis(1)).hierarchical(contender == Contender.WHEEL_HIERARCHICAL)
-                .threadFactory(threads).leakDetection(false).taskExecutor(refusing).build();
+                .tickDuration(java.time.Duration.ofMillis(1))
+                .hierarchical(contender == Contender.WHEEL_HIERARCHICAL)
+                .threadFactory(threads)
+                .leakDetection(false)
+                .taskExecutor(refusing)
+                .build();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         double[] cold = refusalFlood(timer, threads, mx, count, count);
         double[] warm = refusalFlood(timer, threads, mx, count, 2L * count);
@@ -366,9 +380,10 @@ public final class Experiments {
     }
 
     /** Schedules {@code count} timeouts due together in 500 ms; the worker's CPU time and the wall time until all were refused. */
-    private static double[] refusalFlood(io.wheeltimer.HashedWheelTimer timer, Threads threads, ThreadMXBean mx,
-            int count, long failedWhenDone) throws InterruptedException {
-        io.wheeltimer.TimerTask task = t -> { };
+    private static double[] refusalFlood(
+            io.wheeltimer.HashedWheelTimer timer, Threads threads, ThreadMXBean mx, int count, long failedWhenDone)
+            throws InterruptedException {
+        io.wheeltimer.TimerTask task = t -> {};
         for (int i = 0; i < count; i++) {
             timer.newTimeout(task, 500, TimeUnit.MILLISECONDS);
         }

@@ -82,8 +82,11 @@ public enum LimitContender {
                 return new Limiter() {
                     @Override
                     public CompletionStage<Object> limit(CompletableFuture<Object> future, Duration limit) {
-                        TimeLimiter limiter = limiters.computeIfAbsent(limit, l -> TimeLimiter.of(
-                                TimeLimiterConfig.custom().timeoutDuration(l).build()));
+                        TimeLimiter limiter = limiters.computeIfAbsent(
+                                limit,
+                                l -> TimeLimiter.of(TimeLimiterConfig.custom()
+                                        .timeoutDuration(l)
+                                        .build()));
                         return limiter.executeCompletionStage(scheduler, () -> future);
                     }
 

@@ -21,8 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class TimeLimitExperiments {
 
-    private TimeLimitExperiments() {
-    }
+    private TimeLimitExperiments() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length != 2 || !args[0].equals("limit-bulk")) {
@@ -49,7 +48,8 @@ public final class TimeLimitExperiments {
             long deadline = windowStart + window * i / count;
             // Whole milliseconds: Resilience4j needs one TimeLimiter per distinct limit.
             long limitMillis = Math.max(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()), 0);
-            limited[i] = limiter.limit(new CompletableFuture<>(), Duration.ofMillis(limitMillis)).toCompletableFuture();
+            limited[i] = limiter.limit(new CompletableFuture<>(), Duration.ofMillis(limitMillis))
+                    .toCompletableFuture();
         }
         long scheduled = System.nanoTime();
         long windowEnd = windowStart + window;
@@ -64,7 +64,9 @@ public final class TimeLimitExperiments {
             }
         }
         long lastFired = System.nanoTime();
-        long notTimedOut = java.util.Arrays.stream(limited).filter(f -> !f.isCompletedExceptionally()).count();
+        long notTimedOut = java.util.Arrays.stream(limited)
+                .filter(f -> !f.isCompletedExceptionally())
+                .count();
         result.put("deadlines", count);
         result.put("scheduleMillis", (scheduled - scheduleStart) / 1e6);
         result.put("allFiredAfterWindowStartMillis", (lastFired - windowStart) / 1e6);

@@ -20,6 +20,7 @@ final class TimeLimitReport {
 
     /** Per contender: ops/µs and B/op with 1 and 2 threads. */
     private final Map<LimitContender, double[]> throughput = new EnumMap<>(LimitContender.class);
+
     private final Map<LimitContender, double[]> allocation = new EnumMap<>(LimitContender.class);
     private final Map<LimitContender, JsonNode> bulk = new EnumMap<>(LimitContender.class);
     private final boolean present;
@@ -32,11 +33,14 @@ final class TimeLimitReport {
         JsonMapper json = JsonMapper.builder().build();
         if (Files.exists(jmh)) {
             for (JsonNode run : json.readTree(jmh.toFile())) {
-                LimitContender contender = LimitContender.valueOf(run.get("params").get("contender").asString());
+                LimitContender contender = LimitContender.valueOf(
+                        run.get("params").get("contender").asString());
                 int column = run.get("benchmark").asString().endsWith("oneThread") ? 0 : 1;
-                cell(throughput, contender)[column] = run.get("primaryMetric").get("score").asDouble();
+                cell(throughput, contender)[column] =
+                        run.get("primaryMetric").get("score").asDouble();
                 JsonNode norm = run.get("secondaryMetrics").get("gc.alloc.rate.norm");
-                cell(allocation, contender)[column] = norm == null ? Double.NaN : norm.get("score").asDouble();
+                cell(allocation, contender)[column] =
+                        norm == null ? Double.NaN : norm.get("score").asDouble();
             }
         }
         if (Files.exists(lines)) {
@@ -55,7 +59,9 @@ final class TimeLimitReport {
 
     private double bulk(LimitContender contender, String field) {
         JsonNode node = bulk.get(contender);
-        return node == null || node.get(field) == null ? Double.NaN : node.get(field).asDouble();
+        return node == null || node.get(field) == null
+                ? Double.NaN
+                : node.get(field).asDouble();
     }
 
     /** The targets of issue 9, as a table of their own (the main table's columns are the layouts). */
@@ -68,21 +74,36 @@ final class TimeLimitReport {
         md.append("## Time-limit targets\n\n| target | wheel-timer | met |\n|---|---:|:---:|\n");
         for (int column = 0; column < 2; column++) {
             double r = cell(throughput, wheel)[column] / cell(throughput, jdk)[column];
-            row(md, "limit-then-complete, " + (column + 1) + (column == 0 ? " thread" : " threads")
-                    + ": ≥ 3 × CompletableFuture.orTimeout", Report.fmt(r) + " ×", r >= 3);
+            row(
+                    md,
+                    "limit-then-complete, " + (column + 1) + (column == 0 ? " thread" : " threads")
+                            + ": ≥ 3 × CompletableFuture.orTimeout",
+                    Report.fmt(r) + " ×",
+                    r >= 3);
         }
         double bytes = cell(allocation, wheel)[0];
         double jdkBytes = cell(allocation, jdk)[0];
-        row(md, "bytes per call: ≤ 1/3 of CompletableFuture.orTimeout's (" + Report.fmt(jdkBytes) + " B)",
-                Report.fmt(bytes) + " B (" + Report.fmt(bytes / jdkBytes) + " ×)", bytes <= jdkBytes / 3);
+        row(
+                md,
+                "bytes per call: ≤ 1/3 of CompletableFuture.orTimeout's (" + Report.fmt(jdkBytes) + " B)",
+                Report.fmt(bytes) + " B (" + Report.fmt(bytes / jdkBytes) + " ×)",
+                bytes <= jdkBytes / 3);
         double all = bulk(wheel, "allFiredAfterWindowStartMillis");
-        row(md, "1M deadlines in a 100 ms window: the last fires within 110 ms of the window's start",
-                Report.fmt(all) + " ms", all <= 110);
+        row(
+                md,
+                "1M deadlines in a 100 ms window: the last fires within 110 ms of the window's start",
+                Report.fmt(all) + " ms",
+                all <= 110);
         md.append('\n');
     }
 
     private static void row(StringBuilder md, String target, String value, boolean met) {
-        md.append("| ").append(target).append(" | ").append(value).append(" | ").append(met ? "yes" : "**no**")
+        md.append("| ")
+                .append(target)
+                .append(" | ")
+                .append(value)
+                .append(" | ")
+                .append(met ? "yes" : "**no**")
                 .append(" |\n");
     }
 
@@ -98,29 +119,50 @@ final class TimeLimitReport {
                 .append("`TimeLimiter` (resilience4j-timelimiter 2.4.0) on `Executors.newScheduledThreadPool(3)`, the ")
                 .append("scheduler its documentation shows (it has none of its own). Bytes per call include the ")
                 .append("future itself.\n\n")
-                .append("| limiter | 1 thread (ops/µs) | × JDK | 2 threads (ops/µs) | × JDK | B/op, 1 thread | B/op, 2 threads |\n")
+                .append(
+                        "| limiter | 1 thread (ops/µs) | × JDK | 2 threads (ops/µs) | × JDK | B/op, 1 thread | B/op, 2 threads |\n")
                 .append("|---|---:|---:|---:|---:|---:|---:|\n");
         double[] jdk = cell(throughput, LimitContender.JDK);
         for (LimitContender c : ALL) {
             double[] ops = cell(throughput, c);
             double[] bytes = cell(allocation, c);
-            md.append("| ").append(c.label())
-                    .append(" | ").append(Report.fmt(ops[0])).append(" | ").append(Report.fmt(ops[0] / jdk[0]))
-                    .append(" | ").append(Report.fmt(ops[1])).append(" | ").append(Report.fmt(ops[1] / jdk[1]))
-                    .append(" | ").append(Report.fmt(bytes[0])).append(" | ").append(Report.fmt(bytes[1])).append(" |\n");
+            md.append("| ")
+                    .append(c.label())
+                    .append(" | ")
+                    .append(Report.fmt(ops[0]))
+                    .append(" | ")
+                    .append(Report.fmt(ops[0] / jdk[0]))
+                    .append(" | ")
+                    .append(Report.fmt(ops[1]))
+                    .append(" | ")
+                    .append(Report.fmt(ops[1] / jdk[1]))
+                    .append(" | ")
+                    .append(Report.fmt(bytes[0]))
+                    .append(" | ")
+                    .append(Report.fmt(bytes[1]))
+                    .append(" |\n");
         }
         md.append("\n![Limit-then-complete throughput](benchmarks-time-limits.svg)\n\n");
         md.append("## Time limits: 1,000,000 deadlines passing in the same 100 ms\n\n")
-                .append("`TimeLimitExperiments limit-bulk`: 1,000,000 futures, never completed, whose deadlines fall evenly in a ")
-                .append("100 ms window 3 s after scheduling starts, after 200,000 unmeasured deadlines to warm the JIT. ")
+                .append(
+                        "`TimeLimitExperiments limit-bulk`: 1,000,000 futures, never completed, whose deadlines fall evenly in a ")
+                .append(
+                        "100 ms window 3 s after scheduling starts, after 200,000 unmeasured deadlines to warm the JIT. ")
                 .append("Time from the window's start until all had timed out (100 ms at best); lower is better.\n\n")
-                .append("| limiter | ms until all timed out | ms after the last deadline | × JDK |\n|---|---:|---:|---:|\n");
+                .append(
+                        "| limiter | ms until all timed out | ms after the last deadline | × JDK |\n|---|---:|---:|---:|\n");
         double jdkAll = bulk(LimitContender.JDK, "allFiredAfterWindowStartMillis");
         for (LimitContender c : ALL) {
             double all = bulk(c, "allFiredAfterWindowStartMillis");
-            md.append("| ").append(c.label()).append(" | ").append(Report.fmt(all))
-                    .append(" | ").append(Report.fmt(bulk(c, "lagAfterLastDeadlineMillis")))
-                    .append(" | ").append(Report.fmt(all / jdkAll)).append(" |\n");
+            md.append("| ")
+                    .append(c.label())
+                    .append(" | ")
+                    .append(Report.fmt(all))
+                    .append(" | ")
+                    .append(Report.fmt(bulk(c, "lagAfterLastDeadlineMillis")))
+                    .append(" | ")
+                    .append(Report.fmt(all / jdkAll))
+                    .append(" |\n");
         }
         md.append('\n');
     }
@@ -145,17 +187,33 @@ final class TimeLimitReport {
         }
         max = max <= 0 ? 1 : max * 1.1;
         StringBuilder svg = new StringBuilder();
-        svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                + "font-family=\"sans-serif\" font-size=\"12\">%n", width, height));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                        + "font-family=\"sans-serif\" font-size=\"12\">%n",
+                width,
+                height));
         svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\">Limit-then-complete throughput "
-                + "(ops/µs, higher is better)</text>%n", left));
+        svg.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%d\" y=\"22\" font-size=\"15\">Limit-then-complete throughput "
+                        + "(ops/µs, higher is better)</text>%n",
+                left));
         for (int i = 0; i <= 4; i++) {
             int y = (int) (bottom - (bottom - top) * i / 4.0);
-            svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>%n",
-                    left, y, width - 20, y));
-            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>%n",
-                    left - 6, y + 4, Report.fmt(max * i / 4)));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>%n",
+                    left,
+                    y,
+                    width - 20,
+                    y));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>%n",
+                    left - 6,
+                    y + 4,
+                    Report.fmt(max * i / 4)));
         }
         int group = (width - left - 20) / ALL.length;
         int bar = (group - 40) / series.length;
@@ -165,21 +223,42 @@ final class TimeLimitReport {
                 v = Double.isNaN(v) ? 0 : v;
                 int h = (int) ((bottom - top) * v / max);
                 int x = left + g * group + 20 + k * bar;
-                svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>%n",
-                        x, bottom - h, bar - 3, h, colours[k]));
-                svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">%s</text>%n",
-                        x + (bar - 3) / 2, bottom - h - 4, Report.fmt(v)));
+                svg.append(String.format(
+                        Locale.ROOT,
+                        "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>%n",
+                        x,
+                        bottom - h,
+                        bar - 3,
+                        h,
+                        colours[k]));
+                svg.append(String.format(
+                        Locale.ROOT,
+                        "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">%s</text>%n",
+                        x + (bar - 3) / 2,
+                        bottom - h - 4,
+                        Report.fmt(v)));
             }
             String label = ALL[g].label().replace(" (hierarchical, 1 ms tick)", "");
-            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
-                    left + g * group + group / 2, bottom + 18, label));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
+                    left + g * group + group / 2,
+                    bottom + 18,
+                    label));
         }
         for (int k = 0; k < series.length; k++) {
             int x = left + k * 170;
-            svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
-                    x, height - 30, colours[k]));
-            svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", x + 16, height - 20, series[k]));
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
+                    x,
+                    height - 30,
+                    colours[k]));
+            svg.append(
+                    String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", x + 16, height - 20, series[k]));
         }
-        Files.writeString(docs.resolve("benchmarks-time-limits.svg"), svg.append("</svg>\n").toString());
+        Files.writeString(
+                docs.resolve("benchmarks-time-limits.svg"),
+                svg.append("</svg>\n").toString());
     }
 }

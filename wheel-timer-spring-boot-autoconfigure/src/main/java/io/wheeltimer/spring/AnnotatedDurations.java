@@ -20,8 +20,7 @@ final class AnnotatedDurations {
     /** Durations beyond this do not fit in a long of nanoseconds. */
     private static final Duration MAX = Duration.ofNanos(Long.MAX_VALUE);
 
-    private AnnotatedDurations() {
-    }
+    private AnnotatedDurations() {}
 
     /**
      * Resolves and parses {@code text}, or throws naming the annotation, the method and the value.
@@ -33,8 +32,8 @@ final class AnnotatedDurations {
         try {
             resolved = resolver != null && !text.isEmpty() ? resolver.resolveStringValue(text) : text;
         } catch (IllegalArgumentException unresolvable) {
-            throw new IllegalStateException(what + " '" + text + "' cannot be resolved: " + unresolvable.getMessage(),
-                    unresolvable);
+            throw new IllegalStateException(
+                    what + " '" + text + "' cannot be resolved: " + unresolvable.getMessage(), unresolvable);
         }
         String problem;
         if (resolved == null || resolved.isBlank()) {
@@ -83,7 +82,8 @@ final class AnnotatedDurations {
         }
         ConfigurableListableBeanFactory factory = beanFactory instanceof ConfigurableListableBeanFactory c ? c : null;
         String[] primary = Arrays.stream(timers)
-                .filter(name -> factory != null && factory.containsBeanDefinition(name)
+                .filter(name -> factory != null
+                        && factory.containsBeanDefinition(name)
                         && factory.getBeanDefinition(name).isPrimary())
                 .toArray(String[]::new);
         if (primary.length != 1) {

@@ -18,8 +18,10 @@ final class AnnotatedMethods {
      * argument values.
      */
     static String describe(Method method, Class<?> userClass) {
-        return userClass.getName() + "." + method.getName() + Arrays.stream(method.getParameterTypes())
-                .map(Class::getSimpleName).collect(Collectors.joining(", ", "(", ")"));
+        return userClass.getName() + "." + method.getName()
+                + Arrays.stream(method.getParameterTypes())
+                        .map(Class::getSimpleName)
+                        .collect(Collectors.joining(", ", "(", ")"));
     }
 
     /**

@@ -28,13 +28,14 @@ abstract class CallerContext {
     static final CallerContext NONE = new CallerContext() {
         @Override
         Scope restore() {
-            return () -> { };
+            return () -> {};
         }
     };
 
-    private static final boolean MDC_PRESENT = ClassUtils.isPresent("org.slf4j.MDC", CallerContext.class.getClassLoader());
-    private static final boolean CONTEXT_PROPAGATION_PRESENT = ClassUtils.isPresent(
-            "io.micrometer.context.ContextSnapshotFactory", CallerContext.class.getClassLoader());
+    private static final boolean MDC_PRESENT =
+            ClassUtils.isPresent("org.slf4j.MDC", CallerContext.class.getClassLoader());
+    private static final boolean CONTEXT_PROPAGATION_PRESENT =
+            ClassUtils.isPresent("io.micrometer.context.ContextSnapshotFactory", CallerContext.class.getClassLoader());
 
     /** The calling thread's context now. */
     static CallerContext capture() {
@@ -95,7 +96,8 @@ abstract class CallerContext {
     /** Loaded only when io.micrometer:context-propagation is on the class path. */
     private static final class RegistryContext extends CallerContext {
         // clearMissing: around the run, accessors the caller had no value for hold none either.
-        private static final ContextSnapshotFactory FACTORY = ContextSnapshotFactory.builder().clearMissing(true).build();
+        private static final ContextSnapshotFactory FACTORY =
+                ContextSnapshotFactory.builder().clearMissing(true).build();
 
         private final ContextSnapshot snapshot;
 

@@ -39,8 +39,12 @@ final class DeferredCall implements TimerTask {
     /** Whether {@link #handedOverCalls} counts this call as waiting for a thread. */
     private volatile boolean waiting;
 
-    DeferredCall(ScheduledMethod method, ScheduledMethod.Resolved beans, MethodInvocation invocation,
-            CallerContext context, HandedOverCalls handedOverCalls) {
+    DeferredCall(
+            ScheduledMethod method,
+            ScheduledMethod.Resolved beans,
+            MethodInvocation invocation,
+            CallerContext context,
+            HandedOverCalls handedOverCalls) {
         this.method = method;
         this.beans = beans;
         this.invocation = invocation;

@@ -21,6 +21,7 @@ final class LimitedCall implements TimerTask, BiFunction<Object, Throwable, Void
     private Timeout timeout;
     /** The method's own future: set after the deadline is scheduled, so it may fire first. */
     private volatile CompletionStage<?> source;
+
     private volatile boolean cancelSource;
 
     LimitedCall(TimeLimitedMethod method) {
@@ -71,8 +72,10 @@ final class LimitedCall implements TimerTask, BiFunction<Object, Throwable, Void
         if (failure == null) {
             result.complete(value);
         } else {
-            result.completeExceptionally(failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure);
+            result.completeExceptionally(
+                    failure instanceof CompletionException && failure.getCause() != null
+                            ? failure.getCause()
+                            : failure);
         }
         return null;
     }

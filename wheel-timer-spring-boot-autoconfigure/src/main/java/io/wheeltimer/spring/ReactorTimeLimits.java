@@ -15,8 +15,7 @@ import reactor.core.publisher.Mono;
  */
 final class ReactorTimeLimits {
 
-    private ReactorTimeLimits() {
-    }
+    private ReactorTimeLimits() {}
 
     static boolean isReactive(Class<?> type) {
         return type == Mono.class || type == Flux.class;
@@ -46,7 +45,9 @@ final class ReactorTimeLimits {
     }
 
     private static Mono<?> source(Mono<?> mono, TimeLimitedMethod method) {
-        return method.cancelOnTimeout ? mono : mono.flux().publish().autoConnect().singleOrEmpty();
+        return method.cancelOnTimeout
+                ? mono
+                : mono.flux().publish().autoConnect().singleOrEmpty();
     }
 
     /** The deadline of one subscription. */
@@ -65,10 +66,13 @@ final class ReactorTimeLimits {
                 Timer timer = method.timer();
                 Timeout timeout;
                 try {
-                    timeout = timer.newTimeout(t -> {
-                        fired = true;
-                        sink.success(Boolean.TRUE);
-                    }, method.limitNanos, TimeUnit.NANOSECONDS);
+                    timeout = timer.newTimeout(
+                            t -> {
+                                fired = true;
+                                sink.success(Boolean.TRUE);
+                            },
+                            method.limitNanos,
+                            TimeUnit.NANOSECONDS);
                 } catch (IllegalStateException | RejectedExecutionException e) {
                     sink.error(method.refused(timer, e));
                     return;

@@ -15,7 +15,11 @@ import org.springframework.util.ClassUtils;
 final class ScheduledMethod {
 
     /** What the call returns. */
-    enum Result { NONE, TIMEOUT, FUTURE }
+    enum Result {
+        NONE,
+        TIMEOUT,
+        FUTURE
+    }
 
     private static final boolean OBSERVATION_PRESENT = ClassUtils.isPresent(
             "io.micrometer.observation.ObservationRegistry", ScheduledMethod.class.getClassLoader());
@@ -31,15 +35,21 @@ final class ScheduledMethod {
     private volatile Resolved resolved;
 
     /** The beans, looked up once. */
-    record Resolved(Timer timer, String timerBeanName, Executor executor, Object observationRegistry) {
-    }
+    record Resolved(Timer timer, String timerBeanName, Executor executor, Object observationRegistry) {}
 
     /**
      * @param executorName the executor's bean name; empty: the timer's own
      * @param executorRequired whether the annotation named it (else it is used only if it exists)
      */
-    ScheduledMethod(String description, long delayNanos, Result result, String timerName, String executorName,
-            boolean executorRequired, boolean propagateContext, ListableBeanFactory beanFactory) {
+    ScheduledMethod(
+            String description,
+            long delayNanos,
+            Result result,
+            String timerName,
+            String executorName,
+            boolean executorRequired,
+            boolean propagateContext,
+            ListableBeanFactory beanFactory) {
         this.description = description;
         this.delayNanos = delayNanos;
         this.result = result;
@@ -84,12 +94,15 @@ final class ScheduledMethod {
         }
         // The default executor is used where it exists: without it, the timer's own runs the call.
         return beanFactory.containsBean(executorName) && beanFactory.isTypeMatch(executorName, Executor.class)
-                ? beanFactory.getBean(executorName, Executor.class) : null;
+                ? beanFactory.getBean(executorName, Executor.class)
+                : null;
     }
 
     private Object observationRegistry() {
         return OBSERVATION_PRESENT
-                ? beanFactory.getBeanProvider(io.micrometer.observation.ObservationRegistry.class).getIfUnique()
+                ? beanFactory
+                        .getBeanProvider(io.micrometer.observation.ObservationRegistry.class)
+                        .getIfUnique()
                 : null;
     }
 

@@ -15,8 +15,7 @@ final class TaskObservation {
 
     static final String NAME = "wheel.timer.task";
 
-    private TaskObservation() {
-    }
+    private TaskObservation() {}
 
     static Object observe(Object registry, String timerName, String description, MethodInvocation invocation)
             throws Throwable {

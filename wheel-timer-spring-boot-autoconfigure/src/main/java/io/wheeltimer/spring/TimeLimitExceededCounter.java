@@ -12,14 +12,14 @@ final class TimeLimitExceededCounter {
 
     static final String NAME = "wheel.timer.time.limit.exceeded";
 
-    private TimeLimitExceededCounter() {
-    }
+    private TimeLimitExceededCounter() {}
 
     /** Looked up at the first timeout, after startup: the registry (primary or only one) exists by then, or never will. */
     static Runnable lookUp(ListableBeanFactory beanFactory, String timerName, String description) {
-        MeterRegistry registry = beanFactory.getBeanProvider(MeterRegistry.class).getIfAvailable();
+        MeterRegistry registry =
+                beanFactory.getBeanProvider(MeterRegistry.class).getIfAvailable();
         if (registry == null) {
-            return () -> { };
+            return () -> {};
         }
         Counter counter = Counter.builder(NAME)
                 .description("Calls of a @WheelTimeLimit method whose result did not complete within its limit")

@@ -15,7 +15,12 @@ import org.springframework.util.ClassUtils;
 final class TimeLimitedMethod {
 
     /** The kinds of result that can be given a deadline. */
-    enum Result { FUTURE, STAGE, MONO, FLUX }
+    enum Result {
+        FUTURE,
+        STAGE,
+        MONO,
+        FLUX
+    }
 
     private static final boolean MICROMETER = ClassUtils.isPresent(
             "io.micrometer.core.instrument.MeterRegistry", TimeLimitedMethod.class.getClassLoader());
@@ -30,7 +35,12 @@ final class TimeLimitedMethod {
     private volatile Timer timer;
     private volatile Runnable exceededCounter;
 
-    TimeLimitedMethod(String description, Duration limit, Result result, boolean cancelOnTimeout, String timerName,
+    TimeLimitedMethod(
+            String description,
+            Duration limit,
+            Result result,
+            boolean cancelOnTimeout,
+            String timerName,
             ListableBeanFactory beanFactory) {
         this.description = description;
         this.limit = limit;
@@ -59,7 +69,7 @@ final class TimeLimitedMethod {
     void exceeded() {
         Runnable counter = exceededCounter;
         if (counter == null) {
-            counter = MICROMETER ? TimeLimitExceededCounter.lookUp(beanFactory, timerName, description) : () -> { };
+            counter = MICROMETER ? TimeLimitExceededCounter.lookUp(beanFactory, timerName, description) : () -> {};
             exceededCounter = counter;
         }
         counter.run();
@@ -68,7 +78,9 @@ final class TimeLimitedMethod {
     /** Why the timer refused the deadline, for the caller. */
     IllegalStateException refused(Timer timer, RuntimeException cause) {
         boolean stopped = timer instanceof HashedWheelTimer wheel && wheel.state() == HashedWheelTimer.State.SHUTDOWN;
-        return new IllegalStateException("Cannot limit " + description + ": timer '" + timerName + "'"
-                + (stopped ? " is stopped" : " refused it: " + cause.getMessage()), cause);
+        return new IllegalStateException(
+                "Cannot limit " + description + ": timer '" + timerName + "'"
+                        + (stopped ? " is stopped" : " refused it: " + cause.getMessage()),
+                cause);
     }
 }

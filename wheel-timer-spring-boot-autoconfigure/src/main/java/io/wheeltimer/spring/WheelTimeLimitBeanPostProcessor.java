@@ -34,7 +34,8 @@ public class WheelTimeLimitBeanPostProcessor extends AbstractBeanFactoryAwareAdv
     private StringValueResolver valueResolver;
     private ListableBeanFactory beanFactory;
     /** Whether the application's class loader sees Reactor: Mono and Flux results are allowed then. */
-    private boolean reactor = ClassUtils.isPresent("reactor.core.publisher.Mono", getClass().getClassLoader());
+    private boolean reactor =
+            ClassUtils.isPresent("reactor.core.publisher.Mono", getClass().getClassLoader());
 
     /** Proxies {@code @WheelTimeLimit} methods, ahead of other advisors so the limit covers them too. */
     public WheelTimeLimitBeanPostProcessor() {
@@ -78,7 +79,8 @@ public class WheelTimeLimitBeanPostProcessor extends AbstractBeanFactoryAwareAdv
     TimeLimitedMethod limitedMethod(Method method, Class<?> targetClass) {
         Class<?> userClass = ClassUtils.getUserClass(targetClass);
         Method specific = AopUtils.getMostSpecificMethod(method, userClass);
-        return limitedMethods.computeIfAbsent(new MethodClassKey(specific, userClass), key -> check(specific, userClass));
+        return limitedMethods.computeIfAbsent(
+                new MethodClassKey(specific, userClass), key -> check(specific, userClass));
     }
 
     private TimeLimitedMethod check(Method method, Class<?> userClass) {
@@ -95,9 +97,10 @@ public class WheelTimeLimitBeanPostProcessor extends AbstractBeanFactoryAwareAdv
         AnnotatedMethods.checkProxyable(method, description, "@WheelTimeLimit", "limit");
         TimeLimitedMethod.Result result = resultOf(method, description);
         String what = "@WheelTimeLimit on " + description;
-        Duration limit = AnnotatedDurations.parse(what + ": limit", annotation.limit(), annotation.timeUnit(), valueResolver);
-        String timerName = AnnotatedDurations.timerBean(what, annotation.timer().trim(),
-                "@WheelTimeLimit(timer = \"...\")", beanFactory);
+        Duration limit =
+                AnnotatedDurations.parse(what + ": limit", annotation.limit(), annotation.timeUnit(), valueResolver);
+        String timerName = AnnotatedDurations.timerBean(
+                what, annotation.timer().trim(), "@WheelTimeLimit(timer = \"...\")", beanFactory);
         return new TimeLimitedMethod(description, limit, result, annotation.cancelOnTimeout(), timerName, beanFactory);
     }
 

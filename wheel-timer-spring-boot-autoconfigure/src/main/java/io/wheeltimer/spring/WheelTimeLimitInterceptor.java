@@ -23,7 +23,9 @@ final class WheelTimeLimitInterceptor implements MethodInterceptor {
     @Override
     public Object invoke(MethodInvocation invocation) throws Throwable {
         Object target = invocation.getThis();
-        Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : invocation.getMethod().getDeclaringClass();
+        Class<?> targetClass = target != null
+                ? AopUtils.getTargetClass(target)
+                : invocation.getMethod().getDeclaringClass();
         TimeLimitedMethod method = limitedMethods.apply(invocation.getMethod(), targetClass);
         return switch (method.result) {
             case FUTURE, STAGE -> limitFuture(invocation, method);

@@ -20,10 +20,10 @@ import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.context.EnvironmentAware;
-import org.springframework.core.env.Environment;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringValueResolver;
 
@@ -80,7 +80,8 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
 
     @Override
     public void setEnvironment(Environment environment) {
-        this.defaultExecutor = environment.getProperty(EXECUTOR_PROPERTY, DEFAULT_EXECUTOR).trim();
+        this.defaultExecutor =
+                environment.getProperty(EXECUTOR_PROPERTY, DEFAULT_EXECUTOR).trim();
         this.propagateContext = environment.getProperty(PROPAGATE_CONTEXT_PROPERTY, Boolean.class, true);
     }
 
@@ -104,7 +105,8 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
         Class<?> userClass = ClassUtils.getUserClass(targetClass);
         Method specific = AopUtils.getMostSpecificMethod(method, userClass);
         // Per class too: an inherited method is described as each bean's own class.
-        return scheduledMethods.computeIfAbsent(new MethodClassKey(specific, userClass), key -> check(specific, userClass));
+        return scheduledMethods.computeIfAbsent(
+                new MethodClassKey(specific, userClass), key -> check(specific, userClass));
     }
 
     private ScheduledMethod check(Method method, Class<?> userClass) {
@@ -118,14 +120,15 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
         Duration delay = delayOf(annotation, description);
         String timerName = annotation.timer();
         checkTimer(timerName, description);
-        String executorName = resolve(annotation.executor(), "executor", description).trim();
+        String executorName =
+                resolve(annotation.executor(), "executor", description).trim();
         if (!executorName.isEmpty()) {
             checkExecutor(executorName, description);
-            return new ScheduledMethod(description, delay.toNanos(), result, timerName, executorName, true,
-                    propagateContext, beanFactory);
+            return new ScheduledMethod(
+                    description, delay.toNanos(), result, timerName, executorName, true, propagateContext, beanFactory);
         }
-        return new ScheduledMethod(description, delay.toNanos(), result, timerName, defaultExecutor, false,
-                propagateContext, beanFactory);
+        return new ScheduledMethod(
+                description, delay.toNanos(), result, timerName, defaultExecutor, false, propagateContext, beanFactory);
     }
 
     private String resolve(String text, String attribute, String description) {
@@ -133,15 +136,18 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
             String resolved = valueResolver != null && !text.isEmpty() ? valueResolver.resolveStringValue(text) : text;
             return resolved != null ? resolved : "";
         } catch (IllegalArgumentException unresolvable) {
-            throw new IllegalStateException("@WheelTimeout on " + description + ": " + attribute + " '" + text
-                    + "' cannot be resolved: " + unresolvable.getMessage(), unresolvable);
+            throw new IllegalStateException(
+                    "@WheelTimeout on " + description + ": " + attribute + " '" + text + "' cannot be resolved: "
+                            + unresolvable.getMessage(),
+                    unresolvable);
         }
     }
 
     /** An executor the annotation names must be an Executor bean, here or in a parent context. */
     private void checkExecutor(String executorName, String description) {
         if (!beanFactory.containsBean(executorName) || !beanFactory.isTypeMatch(executorName, Executor.class)) {
-            String[] executors = BeanFactoryUtils.beanNamesForTypeIncludingAncestors(beanFactory, Executor.class, true, false);
+            String[] executors =
+                    BeanFactoryUtils.beanNamesForTypeIncludingAncestors(beanFactory, Executor.class, true, false);
             throw new IllegalStateException("@WheelTimeout on " + description + ": executor '" + executorName
                     + "' is not the name of a java.util.concurrent.Executor bean; Executor beans: "
                     + Arrays.toString(executors));
@@ -165,13 +171,16 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
     }
 
     private Duration delayOf(WheelTimeout annotation, String description) {
-        return AnnotatedDurations.parse("@WheelTimeout on " + description + ": delay", annotation.delay(),
-                annotation.timeUnit(), valueResolver);
+        return AnnotatedDurations.parse(
+                "@WheelTimeout on " + description + ": delay",
+                annotation.delay(),
+                annotation.timeUnit(),
+                valueResolver);
     }
 
     /** The named timer exists, or there is exactly one (or one primary) Timer, here or in a parent context. */
     private void checkTimer(String timerName, String description) {
-        AnnotatedDurations.timerBean("@WheelTimeout on " + description, timerName, "@WheelTimeout(timer = \"...\")",
-                beanFactory);
+        AnnotatedDurations.timerBean(
+                "@WheelTimeout on " + description, timerName, "@WheelTimeout(timer = \"...\")", beanFactory);
     }
 }

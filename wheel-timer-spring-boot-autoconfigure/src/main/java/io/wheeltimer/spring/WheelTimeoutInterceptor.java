@@ -16,8 +16,8 @@ final class WheelTimeoutInterceptor implements MethodInterceptor {
     private final BiFunction<Method, Class<?>, ScheduledMethod> scheduledMethods;
     private final HandedOverCalls handedOverCalls;
 
-    WheelTimeoutInterceptor(BiFunction<Method, Class<?>, ScheduledMethod> scheduledMethods,
-            HandedOverCalls handedOverCalls) {
+    WheelTimeoutInterceptor(
+            BiFunction<Method, Class<?>, ScheduledMethod> scheduledMethods, HandedOverCalls handedOverCalls) {
         this.scheduledMethods = scheduledMethods;
         this.handedOverCalls = handedOverCalls;
     }
@@ -25,7 +25,9 @@ final class WheelTimeoutInterceptor implements MethodInterceptor {
     @Override
     public Object invoke(MethodInvocation invocation) {
         Object target = invocation.getThis();
-        Class<?> targetClass = target != null ? AopUtils.getTargetClass(target) : invocation.getMethod().getDeclaringClass();
+        Class<?> targetClass = target != null
+                ? AopUtils.getTargetClass(target)
+                : invocation.getMethod().getDeclaringClass();
         ScheduledMethod method = scheduledMethods.apply(invocation.getMethod(), targetClass);
         ScheduledMethod.Resolved beans = method.resolved();
         // Captured now, on the caller's thread: when the timeout fires, the caller is gone.
@@ -36,9 +38,12 @@ final class WheelTimeoutInterceptor implements MethodInterceptor {
         try {
             timeout = timer.newTimeout(call, method.delayNanos, TimeUnit.NANOSECONDS);
         } catch (IllegalStateException e) {
-            boolean stopped = timer instanceof HashedWheelTimer wheel && wheel.state() == HashedWheelTimer.State.SHUTDOWN;
-            throw new IllegalStateException("Cannot schedule " + method.description + ": "
-                    + method.timerName() + (stopped ? " is stopped" : " refused it: " + e.getMessage()), e);
+            boolean stopped =
+                    timer instanceof HashedWheelTimer wheel && wheel.state() == HashedWheelTimer.State.SHUTDOWN;
+            throw new IllegalStateException(
+                    "Cannot schedule " + method.description + ": " + method.timerName()
+                            + (stopped ? " is stopped" : " refused it: " + e.getMessage()),
+                    e);
         }
         return switch (method.result) {
             case NONE -> null;

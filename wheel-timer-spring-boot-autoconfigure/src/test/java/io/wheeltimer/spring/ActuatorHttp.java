@@ -14,9 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /** Plain HTTP calls against the running test server, shared by the {@code Http*Test} classes. */
 final class ActuatorHttp {
 
-    private static final HttpClient CLIENT = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(30))
-            .build();
+    private static final HttpClient CLIENT =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
 
     private final int port;
 
@@ -39,8 +38,7 @@ final class ActuatorHttp {
 
     private static HttpResponse<String> send(HttpRequest.Builder request) {
         try {
-            return CLIENT.send(request.timeout(Duration.ofSeconds(60)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            return CLIENT.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

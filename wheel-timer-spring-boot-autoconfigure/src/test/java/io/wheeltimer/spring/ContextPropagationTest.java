@@ -83,7 +83,8 @@ class ContextPropagationTest {
                 CompletableFuture<List<String>> seen = seen(context).look();
                 MDC.clear(); // the caller moves on before the run
                 advance(context);
-                assertThat(seen).succeedsWithin(Duration.ofSeconds(30))
+                assertThat(seen)
+                        .succeedsWithin(Duration.ofSeconds(30))
                         .satisfies(values -> assertThat(values).containsExactly("pool-1", "r-42", null));
             });
         }
@@ -95,7 +96,8 @@ class ContextPropagationTest {
                 CompletableFuture<List<String>> seen = seen(context).look();
                 TENANT.remove();
                 advance(context);
-                assertThat(seen).succeedsWithin(Duration.ofSeconds(30))
+                assertThat(seen)
+                        .succeedsWithin(Duration.ofSeconds(30))
                         .satisfies(values -> assertThat(values).containsExactly("pool-1", null, "acme"));
             });
         }
@@ -110,14 +112,17 @@ class ContextPropagationTest {
                 TENANT.remove();
                 CompletableFuture<List<String>> second = seen(context).look();
                 advance(context);
-                assertThat(first).succeedsWithin(Duration.ofSeconds(30))
+                assertThat(first)
+                        .succeedsWithin(Duration.ofSeconds(30))
                         .satisfies(values -> assertThat(values).containsExactly("pool-1", "first", "acme"));
-                assertThat(second).succeedsWithin(Duration.ofSeconds(30))
+                assertThat(second)
+                        .succeedsWithin(Duration.ofSeconds(30))
                         .satisfies(values -> assertThat(values).containsExactly("pool-1", null, null));
                 // And after the runs the pooled thread holds nothing either.
-                CompletableFuture<List<String>> after = CompletableFuture.supplyAsync(
-                        Seen::now, context.getBean("pool", ExecutorService.class));
-                assertThat(after).succeedsWithin(Duration.ofSeconds(30))
+                CompletableFuture<List<String>> after =
+                        CompletableFuture.supplyAsync(Seen::now, context.getBean("pool", ExecutorService.class));
+                assertThat(after)
+                        .succeedsWithin(Duration.ofSeconds(30))
                         .satisfies(values -> assertThat(values).containsExactly("pool-1", null, null));
             });
         }
@@ -125,14 +130,16 @@ class ContextPropagationTest {
 
     @Test
     void propagateContextFalseCarriesNothing() {
-        runner.withPropertyValues("wheel-timer.annotation.propagate-context=false").run(context -> {
-            MDC.put("requestId", "r-42");
-            TENANT.set("acme");
-            CompletableFuture<List<String>> seen = seen(context).look();
-            advance(context);
-            assertThat(seen).succeedsWithin(Duration.ofSeconds(30))
-                    .satisfies(values -> assertThat(values).containsExactly("pool-1", null, null));
-        });
+        runner.withPropertyValues("wheel-timer.annotation.propagate-context=false")
+                .run(context -> {
+                    MDC.put("requestId", "r-42");
+                    TENANT.set("acme");
+                    CompletableFuture<List<String>> seen = seen(context).look();
+                    advance(context);
+                    assertThat(seen)
+                            .succeedsWithin(Duration.ofSeconds(30))
+                            .satisfies(values -> assertThat(values).containsExactly("pool-1", null, null));
+                });
     }
 
     private static Seen seen(AssertableApplicationContext context) {

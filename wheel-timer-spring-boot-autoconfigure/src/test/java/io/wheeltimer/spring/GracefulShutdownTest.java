@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
-import java.time.Duration;
 import io.wheeltimer.testing.ManualTicker;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -44,11 +44,12 @@ class GracefulShutdownTest {
         AtomicBoolean soonRan = new AtomicBoolean();
         AtomicBoolean laterRan = new AtomicBoolean();
         AtomicReference<HashedWheelTimer> timer = new AtomicReference<>();
-        runner.withPropertyValues("wheel-timer.shutdown.await-termination-period=5s").run(context -> {
-            timer.set(context.getBean(HashedWheelTimer.class));
-            timer.get().newTimeout(t -> soonRan.set(true), Duration.ofMillis(300));
-            timer.get().newTimeout(t -> laterRan.set(true), Duration.ofHours(1));
-        });
+        runner.withPropertyValues("wheel-timer.shutdown.await-termination-period=5s")
+                .run(context -> {
+                    timer.set(context.getBean(HashedWheelTimer.class));
+                    timer.get().newTimeout(t -> soonRan.set(true), Duration.ofMillis(300));
+                    timer.get().newTimeout(t -> laterRan.set(true), Duration.ofHours(1));
+                });
         // The context is closed now.
         assertThat(soonRan).as("due within the await period").isTrue();
         assertThat(laterRan).isFalse();
@@ -99,14 +100,17 @@ class GracefulShutdownTest {
                         Slow.started = slowStarted;
                         Slow.onRun = () -> laterRanInActiveContext.set(context.isActive());
                         slow.holdTheWorker(); // due in 100 ms, then holds the worker for 3 s
-                        slow.later();         // due 1 s later, while the worker is held
+                        slow.later(); // due 1 s later, while the worker is held
                         assertThat(slowStarted.await(30, TimeUnit.SECONDS)).isTrue();
                     });
             // The context is closed now: upcoming() gave up after 2 s, the stop waited for the task.
             assertThat(timer.get().state()).isEqualTo(HashedWheelTimer.State.SHUTDOWN);
             Thread.sleep(300); // a run that would start after the close would show by now
-            assertThat(laterRanInActiveContext).as("the later call never started").hasValue(null);
-            assertThat(output).doesNotContain("Invocation of destroy method failed")
+            assertThat(laterRanInActiveContext)
+                    .as("the later call never started")
+                    .hasValue(null);
+            assertThat(output)
+                    .doesNotContain("Invocation of destroy method failed")
                     .contains("1 pending timeouts never ran")
                     .contains("was cut short");
         }
@@ -124,24 +128,35 @@ class GracefulShutdownTest {
         void timeoutsDueJustBeforeThePeriodEndsRunEvenWhenTheirTickEndsAfterIt(CapturedOutput output) {
             List<String> ran = new CopyOnWriteArrayList<>();
             AtomicReference<HashedWheelTimer> timer = new AtomicReference<>();
-            runner.withPropertyValues("wheel-timer.tick-duration=100ms", "wheel-timer.shutdown.await-termination-period=1s")
+            runner.withPropertyValues(
+                            "wheel-timer.tick-duration=100ms", "wheel-timer.shutdown.await-termination-period=1s")
                     .run(context -> {
                         timer.set(context.getBean(HashedWheelTimer.class));
                         CountDownLatch scheduled = new CountDownLatch(1);
                         // Scheduled from a task, that is at a tick boundary b: their deadlines are b + delay.
-                        timer.get().newTimeout(t -> {
-                            for (int millis : new int[] {1000, 1020, 1040, 1050}) {
-                                timer.get().newTimeout(x -> ran.add("in-" + millis), millis, TimeUnit.MILLISECONDS);
-                            }
-                            timer.get().newTimeout(x -> ran.add("after"), 3, TimeUnit.SECONDS);
-                            scheduled.countDown();
-                        }, 1, TimeUnit.MILLISECONDS);
+                        timer.get()
+                                .newTimeout(
+                                        t -> {
+                                            for (int millis : new int[] {1000, 1020, 1040, 1050}) {
+                                                timer.get()
+                                                        .newTimeout(
+                                                                x -> ran.add("in-" + millis),
+                                                                millis,
+                                                                TimeUnit.MILLISECONDS);
+                                            }
+                                            timer.get().newTimeout(x -> ran.add("after"), 3, TimeUnit.SECONDS);
+                                            scheduled.countDown();
+                                        },
+                                        1,
+                                        TimeUnit.MILLISECONDS);
                         assertThat(scheduled.await(30, TimeUnit.SECONDS)).isTrue();
                         Thread.sleep(70); // close at about b + 0.07: the period ends at about b + 1.07
                     });
             assertThat(ran).containsExactlyInAnyOrder("in-1000", "in-1020", "in-1040", "in-1050");
             assertThat(timer.get().stats().cancelled()).isEqualTo(1);
-            assertThat(output).contains("1 pending timeouts never ran (none was due within the await-termination-period of PT1S)");
+            assertThat(output)
+                    .contains(
+                            "1 pending timeouts never ran (none was due within the await-termination-period of PT1S)");
         }
 
         @Test
@@ -149,14 +164,16 @@ class GracefulShutdownTest {
                 throws Exception {
             List<String> ran = new CopyOnWriteArrayList<>();
             AtomicReference<HashedWheelTimer> timer = new AtomicReference<>();
-            runner.withPropertyValues("wheel-timer.tick-duration=100ms", "wheel-timer.shutdown.await-termination-period=1s")
+            runner.withPropertyValues(
+                            "wheel-timer.tick-duration=100ms", "wheel-timer.shutdown.await-termination-period=1s")
                     .withBean(ManualTicker.class, ManualTicker::new)
                     .run(context -> {
                         ManualTicker ticker = context.getBean(ManualTicker.class);
                         timer.set(context.getBean(HashedWheelTimer.class));
                         timer.get().start();
                         ticker.advance(Duration.ofMillis(50)); // close at 0.05: the period ends at 1.05
-                        for (int millis : new int[] {300, 970, 990, 1000}) { // due 0.35 .. 1.05, the last tick ends at 1.1
+                        for (int millis :
+                                new int[] {300, 970, 990, 1000}) { // due 0.35 .. 1.05, the last tick ends at 1.1
                             timer.get().newTimeout(x -> ran.add("in-" + millis), millis, TimeUnit.MILLISECONDS);
                         }
                         timer.get().newTimeout(x -> ran.add("after-1010"), 1010, TimeUnit.MILLISECONDS);
@@ -170,14 +187,17 @@ class GracefulShutdownTest {
                         try {
                             Future<?> closed = closer.submit(context::close);
                             // Time moves only once the close reads it: the period is then 0.05 .. 1.05.
-                            await().atMost(Duration.ofSeconds(30)).until(() -> closingThread.get() != null
-                                    && closingThread.get().getState() == Thread.State.TIMED_WAITING);
+                            await().atMost(Duration.ofSeconds(30))
+                                    .until(() -> closingThread.get() != null
+                                            && closingThread.get().getState() == Thread.State.TIMED_WAITING);
                             // Time moves to 1.09 only: "after-1010" (due 1.06) is not due before 1.1.
                             for (int step = 0; step < 104 && !closed.isDone(); step++) {
                                 ticker.advance(Duration.ofMillis(10));
                             }
                             Thread.sleep(200);
-                            assertThat(closed).as("waits for the timeouts of the last tick").isNotDone();
+                            assertThat(closed)
+                                    .as("waits for the timeouts of the last tick")
+                                    .isNotDone();
                             ticker.advance(Duration.ofMillis(10)); // 1.1: the last tick of the period
                             closed.get(30, TimeUnit.SECONDS);
                         } finally {
@@ -198,14 +218,17 @@ class GracefulShutdownTest {
     void aCallDueWithinTheAwaitPeriodStillRunsOnTheApplicationTaskExecutor(CapturedOutput output) {
         List<String> threads = new CopyOnWriteArrayList<>();
         runner.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
-                .withPropertyValues("wheel-timer.shutdown.await-termination-period=5s",
+                .withPropertyValues(
+                        "wheel-timer.shutdown.await-termination-period=5s",
                         "spring.task.execution.thread-name-prefix=app-task-")
                 .withBean(Soon.class)
                 .run(context -> {
                     Soon.threads = threads;
                     context.getBean(Soon.class).soon();
                 });
-        assertThat(threads).singleElement().satisfies(thread -> assertThat(thread).startsWith("app-task-"));
+        assertThat(threads)
+                .singleElement()
+                .satisfies(thread -> assertThat(thread).startsWith("app-task-"));
         assertThat(output).doesNotContain("never ran").doesNotContain("refused");
     }
 
@@ -214,8 +237,11 @@ class GracefulShutdownTest {
     void aCallThatFiredButWaitsForAThreadStillRunsBeforeTheStop(CapturedOutput output) {
         List<String> threads = new CopyOnWriteArrayList<>();
         runner.withPropertyValues("wheel-timer.shutdown.await-termination-period=5s")
-                .withBean("slowToStart", Executor.class,
-                        () -> command -> CompletableFuture.delayedExecutor(500, TimeUnit.MILLISECONDS).execute(command))
+                .withBean(
+                        "slowToStart",
+                        Executor.class,
+                        () -> command -> CompletableFuture.delayedExecutor(500, TimeUnit.MILLISECONDS)
+                                .execute(command))
                 .withBean(SlowToStart.class)
                 .run(context -> {
                     SlowToStart.threads = threads;
@@ -247,7 +273,7 @@ class GracefulShutdownTest {
     static class Slow {
         // Static: the test holds the proxy, whose fields are not the target's.
         static volatile CountDownLatch started;
-        static volatile Runnable onRun = () -> { };
+        static volatile Runnable onRun = () -> {};
 
         @WheelTimeout(delay = "100ms")
         public void holdTheWorker() throws InterruptedException {

@@ -26,10 +26,13 @@ import org.springframework.test.annotation.DirtiesContext;
  * {@code POST /actuator/wheeltimer/{name}} with {@code management.endpoint.wheeltimer.access=unrestricted}.
  * Stopping is for good, so this context is closed after the class and shared with no other test.
  */
-@SpringBootTest(classes = HttpEndpointStopTest.App.class,
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-                "management.endpoints.web.exposure.include=wheeltimer,health,prometheus",
-                "management.endpoint.wheeltimer.access=unrestricted" })
+@SpringBootTest(
+        classes = HttpEndpointStopTest.App.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "management.endpoints.web.exposure.include=wheeltimer,health,prometheus",
+            "management.endpoint.wheeltimer.access=unrestricted"
+        })
 @DirtiesContext
 class HttpEndpointStopTest {
 
@@ -66,7 +69,8 @@ class HttpEndpointStopTest {
                 wheelTimer.newTimeout(neverRuns, Duration.ofSeconds(1)),
                 wheelTimer.newTimeout(neverRuns, Duration.ofMinutes(10)),
                 wheelTimer.newTimeout(neverRuns, Duration.ofHours(10)));
-        long pendingBefore = JsonPath.parse(http.get("/actuator/wheeltimer/wheelTimer").body())
+        long pendingBefore = JsonPath.parse(
+                        http.get("/actuator/wheeltimer/wheelTimer").body())
                 .read("$.pending", Long.class);
         assertThat(pendingBefore).isEqualTo(3);
 
@@ -79,11 +83,11 @@ class HttpEndpointStopTest {
         assertThat(body).containsEntry("name", "wheelTimer").containsEntry("state", "SHUTDOWN");
         assertThat(stopped.read("$.unprocessed", Long.class)).isEqualTo(pendingBefore);
         assertThat(wheelTimer.state()).isEqualTo(HashedWheelTimer.State.SHUTDOWN);
-        assertThat(pending).allSatisfy(timeout -> assertThat(timeout.isCancelled()).isTrue());
+        assertThat(pending)
+                .allSatisfy(timeout -> assertThat(timeout.isCancelled()).isTrue());
         assertThat(neverRuns.cancellations).hasValue(4); // the one cancelled earlier, and the three by stop
         assertThat(neverRuns.runs).hasValue(0);
-        assertThatIllegalStateException()
-                .isThrownBy(() -> wheelTimer.newTimeout(neverRuns, Duration.ofSeconds(1)));
+        assertThatIllegalStateException().isThrownBy(() -> wheelTimer.newTimeout(neverRuns, Duration.ofSeconds(1)));
 
         HttpResponse<String> again = http.post("/actuator/wheeltimer/wheelTimer");
         assertThat(again.statusCode()).isEqualTo(200);
@@ -94,7 +98,8 @@ class HttpEndpointStopTest {
 
         assertThat(http.post("/actuator/wheeltimer/nope").statusCode()).isEqualTo(404);
 
-        DocumentContext after = JsonPath.parse(http.get("/actuator/wheeltimer/wheelTimer").body());
+        DocumentContext after =
+                JsonPath.parse(http.get("/actuator/wheeltimer/wheelTimer").body());
         assertThat(after.read("$.state", String.class)).isEqualTo("SHUTDOWN");
         assertThat(after.read("$.pending", Long.class)).isZero();
         assertThat(after.read("$.scheduled", Long.class)).isEqualTo(5);
@@ -114,7 +119,8 @@ class HttpEndpointStopTest {
         assertThat(http.post("/actuator/wheeltimer/nope").statusCode()).isEqualTo(404);
         HttpResponse<String> response = http.post("/actuator/wheeltimer/wheelTimer2");
         assertThat(response.statusCode()).isEqualTo(404);
-        assertThat(JsonPath.parse(response.body()).read("$.detail", String.class)).contains("'wheelTimer2'");
+        assertThat(JsonPath.parse(response.body()).read("$.detail", String.class))
+                .contains("'wheelTimer2'");
         assertThat(wheelTimer.state()).isEqualTo(before);
     }
 }

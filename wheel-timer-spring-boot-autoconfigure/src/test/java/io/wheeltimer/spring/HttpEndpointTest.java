@@ -31,14 +31,27 @@ import org.springframework.context.annotation.Bean;
  * The {@code wheeltimer} actuator endpoint over real HTTP, with the default (read-only) access:
  * the listing, one timer with its upcoming timeouts, 404 for an unknown name, and no stop.
  */
-@SpringBootTest(classes = HttpEndpointTest.App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        classes = HttpEndpointTest.App.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "management.endpoints.web.exposure.include=wheeltimer,health,prometheus")
 class HttpEndpointTest {
 
     /** The SUMMARY fields of SPEC section 3, in the order the endpoint writes them. */
-    static final List<String> SUMMARY_FIELDS = List.of("state", "tickDuration", "ticksPerWheel",
-            "maxPendingTimeouts", "hierarchical", "pending", "scheduled", "expired", "cancelled", "rejected",
-            "failed", "ticks", "tickLag");
+    static final List<String> SUMMARY_FIELDS = List.of(
+            "state",
+            "tickDuration",
+            "ticksPerWheel",
+            "maxPendingTimeouts",
+            "hierarchical",
+            "pending",
+            "scheduled",
+            "expired",
+            "cancelled",
+            "rejected",
+            "failed",
+            "ticks",
+            "tickLag");
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
@@ -55,8 +68,14 @@ class HttpEndpointTest {
          */
         @Bean(defaultCandidate = false, destroyMethod = "stop")
         HashedWheelTimer auditTimer(ManualTicker ticker) {
-            return HashedWheelTimer.builder().name("audit-timer").tickDuration(Duration.ofMillis(10))
-                    .ticksPerWheel(64).maxPendingTimeouts(7).hierarchical(false).ticker(ticker).build();
+            return HashedWheelTimer.builder()
+                    .name("audit-timer")
+                    .tickDuration(Duration.ofMillis(10))
+                    .ticksPerWheel(64)
+                    .maxPendingTimeouts(7)
+                    .hierarchical(false)
+                    .ticker(ticker)
+                    .build();
         }
     }
 
@@ -85,8 +104,8 @@ class HttpEndpointTest {
         HttpResponse<String> response = http.get("/actuator/wheeltimer");
 
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).contains("json"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).contains("json"));
         DocumentContext json = JsonPath.parse(response.body());
         Map<String, Object> root = json.read("$");
         assertThat(root).containsOnlyKeys("timers");
@@ -97,19 +116,25 @@ class HttpEndpointTest {
         assertThat(summary.keySet()).containsExactlyElementsOf(SUMMARY_FIELDS);
         assertThat((String) summary.get("state")).isIn("INIT", "STARTED");
         assertThat(summary.get("tickDuration")).isEqualTo("PT0.1S");
-        assertThat(json.read("$.timers.wheelTimer.ticksPerWheel", Integer.class)).isEqualTo(512);
-        assertThat(json.read("$.timers.wheelTimer.maxPendingTimeouts", Long.class)).isZero();
+        assertThat(json.read("$.timers.wheelTimer.ticksPerWheel", Integer.class))
+                .isEqualTo(512);
+        assertThat(json.read("$.timers.wheelTimer.maxPendingTimeouts", Long.class))
+                .isZero();
         assertThat(summary.get("hierarchical")).isEqualTo(wheelTimer.isHierarchical());
         assertThat(summary.get("tickLag")).isEqualTo("PT0S");
         for (String count : List.of("pending", "scheduled", "expired", "cancelled", "rejected", "failed", "ticks")) {
-            assertThat(json.read("$.timers.wheelTimer." + count, Long.class)).as(count).isNotNegative();
+            assertThat(json.read("$.timers.wheelTimer." + count, Long.class))
+                    .as(count)
+                    .isNotNegative();
         }
 
         Map<String, Object> audit = json.read("$.timers.auditTimer");
         assertThat(audit.keySet()).containsExactlyElementsOf(SUMMARY_FIELDS);
         assertThat(audit.get("tickDuration")).isEqualTo("PT0.01S");
-        assertThat(json.read("$.timers.auditTimer.ticksPerWheel", Integer.class)).isEqualTo(64);
-        assertThat(json.read("$.timers.auditTimer.maxPendingTimeouts", Long.class)).isEqualTo(7);
+        assertThat(json.read("$.timers.auditTimer.ticksPerWheel", Integer.class))
+                .isEqualTo(64);
+        assertThat(json.read("$.timers.auditTimer.maxPendingTimeouts", Long.class))
+                .isEqualTo(7);
         assertThat(audit.get("hierarchical")).isEqualTo(false);
     }
 
@@ -122,16 +147,21 @@ class HttpEndpointTest {
         Timeout toCancel = wheelTimer.newTimeout(late, Duration.ofMinutes(5));
         Timeout stays = wheelTimer.newTimeout(late, Duration.ofMinutes(6));
         try {
-            DocumentContext scheduled = JsonPath.parse(http.get("/actuator/wheeltimer").body());
-            assertThat(scheduled.read("$.timers.wheelTimer.state", String.class)).isEqualTo("STARTED");
-            assertThat(scheduled.read("$.timers.wheelTimer.scheduled", Long.class)).isEqualTo(before.scheduled() + 3);
-            assertThat(scheduled.read("$.timers.wheelTimer.pending", Long.class)).isEqualTo(before.pending() + 3);
+            DocumentContext scheduled =
+                    JsonPath.parse(http.get("/actuator/wheeltimer").body());
+            assertThat(scheduled.read("$.timers.wheelTimer.state", String.class))
+                    .isEqualTo("STARTED");
+            assertThat(scheduled.read("$.timers.wheelTimer.scheduled", Long.class))
+                    .isEqualTo(before.scheduled() + 3);
+            assertThat(scheduled.read("$.timers.wheelTimer.pending", Long.class))
+                    .isEqualTo(before.pending() + 3);
 
             ticker.advance(Duration.ofMillis(300));
             assertThat(soon.runs).hasValue(1);
             assertThat(toCancel.cancel()).isTrue();
 
-            DocumentContext after = JsonPath.parse(http.get("/actuator/wheeltimer").body());
+            DocumentContext after =
+                    JsonPath.parse(http.get("/actuator/wheeltimer").body());
             assertThat(after.read("$.timers.wheelTimer.expired", Long.class)).isEqualTo(before.expired() + 1);
             assertThat(after.read("$.timers.wheelTimer.cancelled", Long.class)).isEqualTo(before.cancelled() + 1);
             assertThat(after.read("$.timers.wheelTimer.pending", Long.class)).isEqualTo(before.pending() + 1);
@@ -146,7 +176,8 @@ class HttpEndpointTest {
     @Test
     void oneTimerShowsItsSoonestTwentyTimeoutsSoonestFirst() {
         long pendingBefore = wheelTimer.pendingTimeouts();
-        List<Integer> seconds = new ArrayList<>(IntStream.rangeClosed(30, 54).boxed().toList()); // 25 delays
+        List<Integer> seconds =
+                new ArrayList<>(IntStream.rangeClosed(30, 54).boxed().toList()); // 25 delays
         Collections.shuffle(seconds, new Random(42));
         List<Timeout> timeouts = new ArrayList<>();
         for (int s : seconds) {
@@ -169,19 +200,27 @@ class HttpEndpointTest {
             assertThat(upcoming).hasSize(20);
             assertThat(upcoming).allSatisfy(entry -> assertThat(entry).containsOnlyKeys("task", "remaining"));
             // The ticker has not moved since they were scheduled: remaining = the delay, exactly.
-            assertThat(upcoming).extracting(entry -> entry.get("task"))
-                    .containsExactlyElementsOf(IntStream.rangeClosed(30, 49).mapToObj(s -> "task-" + s).toList());
-            assertThat(upcoming).extracting(entry -> entry.get("remaining"))
-                    .containsExactlyElementsOf(IntStream.rangeClosed(30, 49).mapToObj(s -> "PT" + s + "S").toList());
+            assertThat(upcoming)
+                    .extracting(entry -> entry.get("task"))
+                    .containsExactlyElementsOf(IntStream.rangeClosed(30, 49)
+                            .mapToObj(s -> "task-" + s)
+                            .toList());
+            assertThat(upcoming)
+                    .extracting(entry -> entry.get("remaining"))
+                    .containsExactlyElementsOf(IntStream.rangeClosed(30, 49)
+                            .mapToObj(s -> "PT" + s + "S")
+                            .toList());
 
             ticker.advance(Duration.ofMillis(500));
-            DocumentContext later = JsonPath.parse(http.get("/actuator/wheeltimer/wheelTimer").body());
+            DocumentContext later =
+                    JsonPath.parse(http.get("/actuator/wheeltimer/wheelTimer").body());
             assertThat(later.read("$.upcoming[0].task", String.class)).isEqualTo("task-30");
             assertThat(later.read("$.upcoming[0].remaining", String.class)).isEqualTo("PT29.5S");
         } finally {
             timeouts.forEach(Timeout::cancel);
         }
-        DocumentContext cleared = JsonPath.parse(http.get("/actuator/wheeltimer/wheelTimer").body());
+        DocumentContext cleared =
+                JsonPath.parse(http.get("/actuator/wheeltimer/wheelTimer").body());
         assertThat(cleared.read("$.pending", Long.class)).isEqualTo(pendingBefore);
     }
 
@@ -189,7 +228,8 @@ class HttpEndpointTest {
     void aUserDefinedTimerIsShownByItsBeanName() {
         Timeout timeout = auditTimer.newTimeout(new NamedTask("audit"), Duration.ofSeconds(2));
         try {
-            DocumentContext json = JsonPath.parse(http.get("/actuator/wheeltimer/auditTimer").body());
+            DocumentContext json =
+                    JsonPath.parse(http.get("/actuator/wheeltimer/auditTimer").body());
             assertThat(json.read("$.state", String.class)).isEqualTo("STARTED");
             assertThat(json.read("$.maxPendingTimeouts", Long.class)).isEqualTo(7);
             assertThat(json.read("$.upcoming[*].task", List.class)).containsExactly("audit");
@@ -206,8 +246,7 @@ class HttpEndpointTest {
         assertThat(response.statusCode()).isEqualTo(200);
         DocumentContext json = JsonPath.parse(response.body());
         assertThat(json.read("$._links.wheeltimer.href", String.class)).endsWith("/actuator/wheeltimer");
-        assertThat(json.read("$._links['wheeltimer-name'].href", String.class))
-                .endsWith("/actuator/wheeltimer/{name}");
+        assertThat(json.read("$._links['wheeltimer-name'].href", String.class)).endsWith("/actuator/wheeltimer/{name}");
     }
 
     /** Issue 13, item 7: the 404 had an empty body; now an RFC 9457 problem detail. */
@@ -216,13 +255,16 @@ class HttpEndpointTest {
         HttpResponse<String> response = http.get("/actuator/wheeltimer/nope");
 
         assertThat(response.statusCode()).isEqualTo(404);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-                type -> assertThat(type).startsWith("application/problem+json"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
         DocumentContext json = JsonPath.parse(response.body());
         assertThat(json.read("$.status", Integer.class)).isEqualTo(404);
         assertThat(json.read("$.title", String.class)).isEqualTo("Not Found");
         assertThat(json.read("$.type", String.class)).isEqualTo("about:blank");
-        assertThat(json.read("$.detail", String.class)).contains("'nope'").contains("wheelTimer").contains("auditTimer");
+        assertThat(json.read("$.detail", String.class))
+                .contains("'nope'")
+                .contains("wheelTimer")
+                .contains("auditTimer");
         assertThat(json.read("$.timers", List.class)).containsExactlyInAnyOrder("wheelTimer", "auditTimer");
     }
 
@@ -236,7 +278,8 @@ class HttpEndpointTest {
             assertThat(http.post("/actuator/wheeltimer/nope").statusCode()).isIn(404, 405);
             assertThat(wheelTimer.state()).isEqualTo(HashedWheelTimer.State.STARTED);
             assertThat(timeout.isCancelled()).isFalse();
-            DocumentContext json = JsonPath.parse(http.get("/actuator/wheeltimer/wheelTimer").body());
+            DocumentContext json =
+                    JsonPath.parse(http.get("/actuator/wheeltimer/wheelTimer").body());
             assertThat(json.read("$.state", String.class)).isEqualTo("STARTED");
             assertThat(json.read("$.upcoming[*].task", List.class)).contains("survivor");
         } finally {

@@ -61,8 +61,14 @@ class HttpHealthAndMetricsTest {
 
     /** Health and meters with the component on; the last test stops the timer and closes the context. */
     @Nested
-    @SpringBootTest(classes = App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-            EXPOSE, "management.endpoint.health.show-details=always", "wheel-timer.max-pending-timeouts=10" })
+    @SpringBootTest(
+            classes = App.class,
+            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+            properties = {
+                EXPOSE,
+                "management.endpoint.health.show-details=always",
+                "wheel-timer.max-pending-timeouts=10"
+            })
     @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
     class WithHealth {
 
@@ -96,17 +102,22 @@ class HttpHealthAndMetricsTest {
                 assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
                 DocumentContext json = JsonPath.parse(response.body());
                 assertThat(json.read("$.status", String.class)).isEqualTo("UP");
-                assertThat(json.read("$.components.wheelTimer.status", String.class)).isEqualTo("UP");
+                assertThat(json.read("$.components.wheelTimer.status", String.class))
+                        .isEqualTo("UP");
                 // Two timers: a composite with one component per bean name (Boot's db convention).
                 Map<String, Object> components = json.read("$.components.wheelTimer.components");
                 assertThat(components).containsOnlyKeys("wheelTimer", "auditTimer");
-                Map<String, Object> detail = json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer");
+                Map<String, Object> detail =
+                        json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer");
                 assertThat(detail.keySet()).containsExactly("state", "pending", "tickLag");
                 assertThat(detail.get("state")).isEqualTo("STARTED");
-                assertThat(json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer.pending", Long.class))
-                        .isEqualTo(wheelTimer.pendingTimeouts()).isPositive();
+                assertThat(json.read(
+                                "$.components.wheelTimer.components.wheelTimer.details.wheelTimer.pending", Long.class))
+                        .isEqualTo(wheelTimer.pendingTimeouts())
+                        .isPositive();
                 assertThat(detail.get("tickLag")).isEqualTo("PT0S");
-                Map<String, Object> audit = json.read("$.components.wheelTimer.components.auditTimer.details.auditTimer");
+                Map<String, Object> audit =
+                        json.read("$.components.wheelTimer.components.auditTimer.details.auditTimer");
                 assertThat(audit.keySet()).containsExactly("state", "pending", "tickLag");
                 assertThat((String) audit.get("state")).isIn("INIT", "STARTED");
             } finally {
@@ -120,13 +131,16 @@ class HttpHealthAndMetricsTest {
             for (String name : List.of("wheelTimer", "auditTimer")) {
                 HttpResponse<String> response = http.get("/actuator/health/wheelTimer/" + name);
 
-                assertThat(response.statusCode()).as(name + ": " + response.body()).isEqualTo(200);
+                assertThat(response.statusCode())
+                        .as(name + ": " + response.body())
+                        .isEqualTo(200);
                 DocumentContext json = JsonPath.parse(response.body());
                 assertThat(json.read("$.status", String.class)).isEqualTo("UP");
                 Map<String, Object> details = json.read("$.details." + name);
                 assertThat(details.keySet()).containsExactly("state", "pending", "tickLag");
             }
-            assertThat(http.get("/actuator/health/wheelTimer/nope").statusCode()).isEqualTo(404);
+            assertThat(http.get("/actuator/health/wheelTimer/nope").statusCode())
+                    .isEqualTo(404);
         }
 
         @Test
@@ -135,7 +149,8 @@ class HttpHealthAndMetricsTest {
             Scrape first = scrape();
             Files.writeString(Path.of("target", "wheel-timer-scrape.txt"), first.text);
             String name = "{name=\"wheelTimer\"}";
-            assertThat(first.types).containsEntry("wheel_timer_pending_timeouts", "gauge")
+            assertThat(first.types)
+                    .containsEntry("wheel_timer_pending_timeouts", "gauge")
                     .containsEntry("wheel_timer_scheduled_timeouts_total", "counter")
                     .containsEntry("wheel_timer_expired_timeouts_total", "counter")
                     .containsEntry("wheel_timer_cancelled_timeouts_total", "counter")
@@ -145,31 +160,41 @@ class HttpHealthAndMetricsTest {
                     .containsEntry("wheel_timer_lateness_seconds", "summary");
             assertThat(first.value("wheel_timer_pending_timeouts" + name)).isZero();
             assertThat(first.value("wheel_timer_tick_lag_seconds" + name)).isZero();
-            assertThat(first.value("wheel_timer_pending_timeouts{name=\"auditTimer\"}")).isZero();
-            assertThat(first.value("wheel_timer_scheduled_timeouts_total{name=\"auditTimer\"}")).isNotNegative();
+            assertThat(first.value("wheel_timer_pending_timeouts{name=\"auditTimer\"}"))
+                    .isZero();
+            assertThat(first.value("wheel_timer_scheduled_timeouts_total{name=\"auditTimer\"}"))
+                    .isNotNegative();
 
             NamedTask quick = new NamedTask("quick");
             List<Timeout> far = new ArrayList<>();
             wheelTimer.newTimeout(quick, Duration.ofSeconds(1));
             wheelTimer.newTimeout(quick, Duration.ofMillis(1500));
-            wheelTimer.newTimeout(timeout -> {
-                throw new IllegalStateException("a failing task, on purpose");
-            }, Duration.ofSeconds(1));
+            wheelTimer.newTimeout(
+                    timeout -> {
+                        throw new IllegalStateException("a failing task, on purpose");
+                    },
+                    Duration.ofSeconds(1));
             for (int i = 0; i < 3; i++) {
                 far.add(wheelTimer.newTimeout(new NamedTask("far-" + i), Duration.ofHours(1 + i)));
             }
             try {
                 Scrape scheduled = scrape();
-                assertThat(scheduled.delta(first, "wheel_timer_scheduled_timeouts_total" + name)).isEqualTo(6);
-                assertThat(scheduled.value("wheel_timer_pending_timeouts" + name)).isEqualTo(6);
-                assertThat(scheduled.delta(first, "wheel_timer_expired_timeouts_total" + name)).isZero();
+                assertThat(scheduled.delta(first, "wheel_timer_scheduled_timeouts_total" + name))
+                        .isEqualTo(6);
+                assertThat(scheduled.value("wheel_timer_pending_timeouts" + name))
+                        .isEqualTo(6);
+                assertThat(scheduled.delta(first, "wheel_timer_expired_timeouts_total" + name))
+                        .isZero();
 
                 ticker.advance(Duration.ofMillis(1500));
                 assertThat(quick.runs).hasValue(2);
                 Scrape fired = scrape();
-                assertThat(fired.delta(first, "wheel_timer_expired_timeouts_total" + name)).isEqualTo(3);
-                assertThat(fired.delta(first, "wheel_timer_failed_tasks_total" + name)).isEqualTo(1);
-                assertThat(fired.delta(first, "wheel_timer_lateness_seconds_count" + name)).as("every fired one")
+                assertThat(fired.delta(first, "wheel_timer_expired_timeouts_total" + name))
+                        .isEqualTo(3);
+                assertThat(fired.delta(first, "wheel_timer_failed_tasks_total" + name))
+                        .isEqualTo(1);
+                assertThat(fired.delta(first, "wheel_timer_lateness_seconds_count" + name))
+                        .as("every fired one")
                         .isEqualTo(3);
                 assertThat(fired.value("wheel_timer_pending_timeouts" + name)).isEqualTo(3);
                 assertThat(fired.value("wheel_timer_tick_lag_seconds" + name)).isZero();
@@ -177,8 +202,10 @@ class HttpHealthAndMetricsTest {
                 far.get(0).cancel();
                 far.get(1).cancel();
                 Scrape cancelled = scrape();
-                assertThat(cancelled.delta(first, "wheel_timer_cancelled_timeouts_total" + name)).isEqualTo(2);
-                assertThat(cancelled.value("wheel_timer_pending_timeouts" + name)).isEqualTo(1);
+                assertThat(cancelled.delta(first, "wheel_timer_cancelled_timeouts_total" + name))
+                        .isEqualTo(2);
+                assertThat(cancelled.value("wheel_timer_pending_timeouts" + name))
+                        .isEqualTo(1);
 
                 // wheel-timer.max-pending-timeouts=10: nine more fit, the tenth is refused.
                 for (int i = 0; i < 9; i++) {
@@ -187,17 +214,22 @@ class HttpHealthAndMetricsTest {
                 assertThatExceptionOfType(RejectedExecutionException.class)
                         .isThrownBy(() -> wheelTimer.newTimeout(new NamedTask("one-too-many"), Duration.ofMinutes(5)));
                 Scrape rejected = scrape();
-                assertThat(rejected.delta(first, "wheel_timer_rejected_timeouts_total" + name)).isEqualTo(1);
-                assertThat(rejected.delta(first, "wheel_timer_scheduled_timeouts_total" + name)).isEqualTo(15);
-                assertThat(rejected.value("wheel_timer_pending_timeouts" + name)).isEqualTo(10);
+                assertThat(rejected.delta(first, "wheel_timer_rejected_timeouts_total" + name))
+                        .isEqualTo(1);
+                assertThat(rejected.delta(first, "wheel_timer_scheduled_timeouts_total" + name))
+                        .isEqualTo(15);
+                assertThat(rejected.value("wheel_timer_pending_timeouts" + name))
+                        .isEqualTo(10);
                 // The other timer's meters did not move.
-                assertThat(rejected.delta(first, "wheel_timer_scheduled_timeouts_total{name=\"auditTimer\"}")).isZero();
+                assertThat(rejected.delta(first, "wheel_timer_scheduled_timeouts_total{name=\"auditTimer\"}"))
+                        .isZero();
             } finally {
                 far.forEach(Timeout::cancel);
             }
             Scrape done = scrape();
             assertThat(done.value("wheel_timer_pending_timeouts" + name)).isZero();
-            assertThat(done.delta(first, "wheel_timer_cancelled_timeouts_total" + name)).isEqualTo(12);
+            assertThat(done.delta(first, "wheel_timer_cancelled_timeouts_total" + name))
+                    .isEqualTo(12);
         }
 
         @Test
@@ -210,9 +242,12 @@ class HttpHealthAndMetricsTest {
             assertThat(task.runs).hasValue(1);
 
             Scrape after = scrape();
-            assertThat(after.delta(before, "wheel_timer_scheduled_timeouts_total{name=\"auditTimer\"}")).isEqualTo(1);
-            assertThat(after.delta(before, "wheel_timer_expired_timeouts_total{name=\"auditTimer\"}")).isEqualTo(1);
-            assertThat(after.value("wheel_timer_pending_timeouts{name=\"auditTimer\"}")).isZero();
+            assertThat(after.delta(before, "wheel_timer_scheduled_timeouts_total{name=\"auditTimer\"}"))
+                    .isEqualTo(1);
+            assertThat(after.delta(before, "wheel_timer_expired_timeouts_total{name=\"auditTimer\"}"))
+                    .isEqualTo(1);
+            assertThat(after.value("wheel_timer_pending_timeouts{name=\"auditTimer\"}"))
+                    .isZero();
         }
 
         @Test
@@ -227,21 +262,27 @@ class HttpHealthAndMetricsTest {
             assertThat(response.statusCode()).as(response.body()).isEqualTo(503);
             DocumentContext json = JsonPath.parse(response.body());
             assertThat(json.read("$.status", String.class)).isEqualTo("DOWN");
-            assertThat(json.read("$.components.wheelTimer.status", String.class)).isEqualTo("DOWN");
+            assertThat(json.read("$.components.wheelTimer.status", String.class))
+                    .isEqualTo("DOWN");
             assertThat(json.read("$.components.wheelTimer.components.wheelTimer.status", String.class))
                     .isEqualTo("DOWN");
-            assertThat(json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer.state", String.class))
+            assertThat(json.read(
+                            "$.components.wheelTimer.components.wheelTimer.details.wheelTimer.state", String.class))
                     .isEqualTo("SHUTDOWN");
-            assertThat(json.read("$.components.wheelTimer.components.wheelTimer.details.wheelTimer.pending", Long.class))
+            assertThat(json.read(
+                            "$.components.wheelTimer.components.wheelTimer.details.wheelTimer.pending", Long.class))
                     .isZero();
-            assertThat(json.read("$.components.wheelTimer.components.auditTimer.status", String.class)).isEqualTo("UP");
+            assertThat(json.read("$.components.wheelTimer.components.auditTimer.status", String.class))
+                    .isEqualTo("UP");
 
             HttpResponse<String> one = http.get("/actuator/health/wheelTimer/wheelTimer");
             assertThat(one.statusCode()).as(one.body()).isEqualTo(503);
-            assertThat(JsonPath.parse(one.body()).read("$.details.wheelTimer.state", String.class)).isEqualTo("SHUTDOWN");
+            assertThat(JsonPath.parse(one.body()).read("$.details.wheelTimer.state", String.class))
+                    .isEqualTo("SHUTDOWN");
 
             Scrape scrape = scrape();
-            assertThat(scrape.value("wheel_timer_pending_timeouts{name=\"wheelTimer\"}")).isZero();
+            assertThat(scrape.value("wheel_timer_pending_timeouts{name=\"wheelTimer\"}"))
+                    .isZero();
         }
 
         private Scrape scrape() {
@@ -253,8 +294,14 @@ class HttpHealthAndMetricsTest {
 
     /** {@code management.health.wheeltimer.enabled=false}: no component; the endpoint stays. */
     @Nested
-    @SpringBootTest(classes = App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-            EXPOSE, "management.endpoint.health.show-details=always", "management.health.wheeltimer.enabled=false" })
+    @SpringBootTest(
+            classes = App.class,
+            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+            properties = {
+                EXPOSE,
+                "management.endpoint.health.show-details=always",
+                "management.health.wheeltimer.enabled=false"
+            })
     class WithHealthTurnedOff {
 
         @LocalServerPort

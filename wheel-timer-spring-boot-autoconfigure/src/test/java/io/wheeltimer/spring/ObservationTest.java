@@ -38,7 +38,8 @@ class ObservationTest {
 
     @BeforeAll
     static void start() {
-        context = new SpringApplicationBuilder(App.class).web(WebApplicationType.NONE)
+        context = new SpringApplicationBuilder(App.class)
+                .web(WebApplicationType.NONE)
                 .properties("management.tracing.sampling.probability=1.0", "spring.main.banner-mode=off")
                 .run();
     }
@@ -77,8 +78,13 @@ class ObservationTest {
         context.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
 
         await().untilAsserted(() -> assertThat(count(meters, TASK, "none")).isEqualTo(before + 1));
-        assertThat(meters.get("wheel.timer.task").tags("name", "wheelTimer", "task", TASK).timer().getId().getTags())
-                .extracting(tag -> tag.getKey()).contains("name", "task", "error");
+        assertThat(meters.get("wheel.timer.task")
+                        .tags("name", "wheelTimer", "task", TASK)
+                        .timer()
+                        .getId()
+                        .getTags())
+                .extracting(tag -> tag.getKey())
+                .contains("name", "task", "error");
     }
 
     @Test
@@ -87,11 +93,14 @@ class ObservationTest {
         context.getBean(Traced.class).fail();
         context.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
 
-        await().untilAsserted(() -> assertThat(count(meters, FAILING, "IllegalStateException")).isEqualTo(1));
+        await().untilAsserted(() ->
+                assertThat(count(meters, FAILING, "IllegalStateException")).isEqualTo(1));
     }
 
     private static double count(MeterRegistry meters, String task, String error) {
-        var timer = meters.find("wheel.timer.task").tags("name", "wheelTimer", "task", task, "error", error).timer();
+        var timer = meters.find("wheel.timer.task")
+                .tags("name", "wheelTimer", "task", task, "error", error)
+                .timer();
         return timer == null ? 0 : timer.count();
     }
 
@@ -127,8 +136,11 @@ class ObservationTest {
         public CompletableFuture<String[]> traceId() {
             Span span = tracer.currentSpan();
             return CompletableFuture.completedFuture(new String[] {
-                    span.context().traceId(), span.context().spanId(), String.valueOf(span.context().parentId()),
-                    Thread.currentThread().getName() });
+                span.context().traceId(),
+                span.context().spanId(),
+                String.valueOf(span.context().parentId()),
+                Thread.currentThread().getName()
+            });
         }
 
         @WheelTimeout(delay = "1s", executor = "tracedExecutor")

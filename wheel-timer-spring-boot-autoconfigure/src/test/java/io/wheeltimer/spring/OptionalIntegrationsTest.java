@@ -53,21 +53,27 @@ import org.springframework.context.annotation.Scope;
  */
 class OptionalIntegrationsTest {
 
-    private static final AutoConfigurations WHEEL_TIMER = AutoConfigurations.of(WheelTimerAutoConfiguration.class,
-            WheelTimerMetricsAutoConfiguration.class, WheelTimerEndpointAutoConfiguration.class,
+    private static final AutoConfigurations WHEEL_TIMER = AutoConfigurations.of(
+            WheelTimerAutoConfiguration.class,
+            WheelTimerMetricsAutoConfiguration.class,
+            WheelTimerEndpointAutoConfiguration.class,
             WheelTimerHealthAutoConfiguration.class);
 
     private static final String MICROMETER = "io.micrometer";
     private static final String ACTUATOR = "org.springframework.boot.actuate";
     private static final String HEALTH = "org.springframework.boot.health";
 
-    private static final List<String> METERS = List.of("wheel.timer.pending", "wheel.timer.scheduled",
-            "wheel.timer.expired", "wheel.timer.cancelled", "wheel.timer.rejected", "wheel.timer.failed",
+    private static final List<String> METERS = List.of(
+            "wheel.timer.pending",
+            "wheel.timer.scheduled",
+            "wheel.timer.expired",
+            "wheel.timer.cancelled",
+            "wheel.timer.rejected",
+            "wheel.timer.failed",
             "wheel.timer.tick.lag");
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(WHEEL_TIMER)
-            .withUserConfiguration(TickerConfig.class);
+    private final ApplicationContextRunner runner =
+            new ApplicationContextRunner().withConfiguration(WHEEL_TIMER).withUserConfiguration(TickerConfig.class);
 
     @Configuration(proxyBeanMethods = false)
     static class TickerConfig {
@@ -94,12 +100,20 @@ class OptionalIntegrationsTest {
 
         @Bean(destroyMethod = "stop")
         HashedWheelTimer fastTimer(ManualTicker ticker) {
-            return HashedWheelTimer.builder().name("fast").tickDuration(Duration.ofMillis(10)).ticker(ticker).build();
+            return HashedWheelTimer.builder()
+                    .name("fast")
+                    .tickDuration(Duration.ofMillis(10))
+                    .ticker(ticker)
+                    .build();
         }
 
         @Bean(destroyMethod = "stop")
         HashedWheelTimer slowTimer(ManualTicker ticker) {
-            return HashedWheelTimer.builder().name("slow").tickDuration(Duration.ofSeconds(1)).ticker(ticker).build();
+            return HashedWheelTimer.builder()
+                    .name("slow")
+                    .tickDuration(Duration.ofSeconds(1))
+                    .ticker(ticker)
+                    .build();
         }
     }
 
@@ -140,18 +154,22 @@ class OptionalIntegrationsTest {
 
     @Test
     void worksInAPlainApplicationWithoutMicrometerActuatorOrHealth() {
-        runner.withClassLoader(new FilteredClassLoader(MICROMETER, ACTUATOR, HEALTH)).run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context).hasSingleBean(HashedWheelTimer.class).hasBean("wheelTimer");
-            assertThat(context.getBean(Timer.class)).isSameAs(context.getBean("wheelTimer"));
-            assertThat(context).doesNotHaveBean("wheelTimerMeterBinder")
-                    .doesNotHaveBean("wheelTimerEndpoint")
-                    .doesNotHaveBean("wheelTimerHealthContributor");
-            assertThat(context.getBeansOfType(WheelTimerMeterBinder.class)).isEmpty();
-            assertThat(context.getBeansOfType(WheelTimerEndpoint.class)).isEmpty();
-            assertThat(context.getBeansOfType(WheelTimerHealthIndicator.class)).isEmpty();
-            assertRunsOnTheManualTicker(context, context.getBean("wheelTimer", HashedWheelTimer.class));
-        });
+        runner.withClassLoader(new FilteredClassLoader(MICROMETER, ACTUATOR, HEALTH))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasSingleBean(HashedWheelTimer.class).hasBean("wheelTimer");
+                    assertThat(context.getBean(Timer.class)).isSameAs(context.getBean("wheelTimer"));
+                    assertThat(context)
+                            .doesNotHaveBean("wheelTimerMeterBinder")
+                            .doesNotHaveBean("wheelTimerEndpoint")
+                            .doesNotHaveBean("wheelTimerHealthContributor");
+                    assertThat(context.getBeansOfType(WheelTimerMeterBinder.class))
+                            .isEmpty();
+                    assertThat(context.getBeansOfType(WheelTimerEndpoint.class)).isEmpty();
+                    assertThat(context.getBeansOfType(WheelTimerHealthIndicator.class))
+                            .isEmpty();
+                    assertRunsOnTheManualTicker(context, context.getBean("wheelTimer", HashedWheelTimer.class));
+                });
     }
 
     // --- Micrometer alone ---------------------------------------------------------------------
@@ -159,12 +177,13 @@ class OptionalIntegrationsTest {
     @Test
     void micrometerAloneRegistersTheMetersForEveryTimerBean() {
         runner.withClassLoader(new FilteredClassLoader(ACTUATOR, HEALTH))
-                .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-                        CompositeMeterRegistryAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(
+                        MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class))
                 .withUserConfiguration(MeterRegistryConfig.class, SecondTimerConfig.class)
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context).hasSingleBean(WheelTimerMeterBinder.class)
+                    assertThat(context)
+                            .hasSingleBean(WheelTimerMeterBinder.class)
                             .doesNotHaveBean("wheelTimerEndpoint")
                             .doesNotHaveBean("wheelTimerHealthContributor");
                     MeterRegistry registry = context.getBean(MeterRegistry.class);
@@ -175,32 +194,48 @@ class OptionalIntegrationsTest {
                     HashedWheelTimer auditTimer = context.getBean("auditTimer", HashedWheelTimer.class);
                     ManualTicker ticker = context.getBean(ManualTicker.class);
                     wheelTimer.newTimeout(new NamedTask("a"), Duration.ofSeconds(1));
-                    wheelTimer.newTimeout(timeout -> {
-                        throw new IllegalStateException("on purpose");
-                    }, Duration.ofSeconds(1));
-                    wheelTimer.newTimeout(new NamedTask("b"), Duration.ofMinutes(1)).cancel();
+                    wheelTimer.newTimeout(
+                            timeout -> {
+                                throw new IllegalStateException("on purpose");
+                            },
+                            Duration.ofSeconds(1));
+                    wheelTimer
+                            .newTimeout(new NamedTask("b"), Duration.ofMinutes(1))
+                            .cancel();
                     auditTimer.newTimeout(new NamedTask("c"), Duration.ofMinutes(1));
-                    assertThat(gauge(registry, "wheel.timer.pending", "wheelTimer")).isEqualTo(2);
+                    assertThat(gauge(registry, "wheel.timer.pending", "wheelTimer"))
+                            .isEqualTo(2);
                     ticker.advance(Duration.ofSeconds(1));
 
-                    assertThat(counter(registry, "wheel.timer.scheduled", "wheelTimer")).isEqualTo(3);
-                    assertThat(counter(registry, "wheel.timer.expired", "wheelTimer")).isEqualTo(2);
-                    assertThat(counter(registry, "wheel.timer.failed", "wheelTimer")).isEqualTo(1);
-                    assertThat(counter(registry, "wheel.timer.cancelled", "wheelTimer")).isEqualTo(1);
-                    assertThat(counter(registry, "wheel.timer.rejected", "wheelTimer")).isZero();
-                    assertThat(gauge(registry, "wheel.timer.pending", "wheelTimer")).isZero();
-                    assertThat(registry.get("wheel.timer.tick.lag").tag("name", "wheelTimer").timeGauge()
-                            .value(TimeUnit.SECONDS)).isZero();
-                    assertThat(counter(registry, "wheel.timer.scheduled", "auditTimer")).isEqualTo(1);
-                    assertThat(gauge(registry, "wheel.timer.pending", "auditTimer")).isEqualTo(1);
+                    assertThat(counter(registry, "wheel.timer.scheduled", "wheelTimer"))
+                            .isEqualTo(3);
+                    assertThat(counter(registry, "wheel.timer.expired", "wheelTimer"))
+                            .isEqualTo(2);
+                    assertThat(counter(registry, "wheel.timer.failed", "wheelTimer"))
+                            .isEqualTo(1);
+                    assertThat(counter(registry, "wheel.timer.cancelled", "wheelTimer"))
+                            .isEqualTo(1);
+                    assertThat(counter(registry, "wheel.timer.rejected", "wheelTimer"))
+                            .isZero();
+                    assertThat(gauge(registry, "wheel.timer.pending", "wheelTimer"))
+                            .isZero();
+                    assertThat(registry.get("wheel.timer.tick.lag")
+                                    .tag("name", "wheelTimer")
+                                    .timeGauge()
+                                    .value(TimeUnit.SECONDS))
+                            .isZero();
+                    assertThat(counter(registry, "wheel.timer.scheduled", "auditTimer"))
+                            .isEqualTo(1);
+                    assertThat(gauge(registry, "wheel.timer.pending", "auditTimer"))
+                            .isEqualTo(1);
                 });
     }
 
     @Test
     void micrometerCoversTheApplicationsOwnTimersByBeanName() {
         runner.withClassLoader(new FilteredClassLoader(ACTUATOR, HEALTH))
-                .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-                        CompositeMeterRegistryAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(
+                        MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class))
                 .withUserConfiguration(MeterRegistryConfig.class, OwnTimersConfig.class)
                 .run(context -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean("wheelTimer");
@@ -208,9 +243,12 @@ class OptionalIntegrationsTest {
                     assertMeters(registry, "fastTimer");
                     assertMeters(registry, "slowTimer");
                     assertThat(registry.find("wheel.timer.pending").gauges()).hasSize(2);
-                    context.getBean("slowTimer", HashedWheelTimer.class).newTimeout(new NamedTask("s"), Duration.ofMinutes(1));
-                    assertThat(gauge(registry, "wheel.timer.pending", "slowTimer")).isEqualTo(1);
-                    assertThat(gauge(registry, "wheel.timer.pending", "fastTimer")).isZero();
+                    context.getBean("slowTimer", HashedWheelTimer.class)
+                            .newTimeout(new NamedTask("s"), Duration.ofMinutes(1));
+                    assertThat(gauge(registry, "wheel.timer.pending", "slowTimer"))
+                            .isEqualTo(1);
+                    assertThat(gauge(registry, "wheel.timer.pending", "fastTimer"))
+                            .isZero();
                 });
     }
 
@@ -239,7 +277,8 @@ class OptionalIntegrationsTest {
                 .withPropertyValues("management.endpoints.web.exposure.include=wheeltimer")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context).hasSingleBean(WheelTimerEndpoint.class)
+                    assertThat(context)
+                            .hasSingleBean(WheelTimerEndpoint.class)
                             .doesNotHaveBean("wheelTimerMeterBinder")
                             .doesNotHaveBean("wheelTimerHealthContributor");
                     WheelTimerEndpoint endpoint = context.getBean(WheelTimerEndpoint.class);
@@ -247,17 +286,17 @@ class OptionalIntegrationsTest {
                     assertThat(endpoint.timer("nope").getStatus()).isEqualTo(WebEndpointResponse.STATUS_NOT_FOUND);
                     HashedWheelTimer wheelTimer = context.getBean("wheelTimer", HashedWheelTimer.class);
                     wheelTimer.newTimeout(new NamedTask("x"), Duration.ofSeconds(3));
-                    assertThat(endpoint.timer("wheelTimer").getBody()).isInstanceOfSatisfying(
-                            WheelTimerEndpoint.TimerDetailDescriptor.class, detail -> {
+                    assertThat(endpoint.timer("wheelTimer").getBody())
+                            .isInstanceOfSatisfying(WheelTimerEndpoint.TimerDetailDescriptor.class, detail -> {
                                 assertThat(detail.pending()).isEqualTo(1L);
-                                assertThat(detail.upcoming()).containsExactly(
-                                        new WheelTimerEndpoint.UpcomingTimeout("x", "PT3S"));
+                                assertThat(detail.upcoming())
+                                        .containsExactly(new WheelTimerEndpoint.UpcomingTimeout("x", "PT3S"));
                             });
                     assertThat(endpoint.stop("nope").getStatus()).isEqualTo(WebEndpointResponse.STATUS_NOT_FOUND);
                     WebEndpointResponse<Object> stopped = endpoint.stop("auditTimer");
                     assertThat(stopped.getStatus()).isEqualTo(200);
-                    assertThat(stopped.getBody()).isEqualTo(
-                            new WheelTimerEndpoint.StoppedDescriptor("auditTimer", "SHUTDOWN", 0));
+                    assertThat(stopped.getBody())
+                            .isEqualTo(new WheelTimerEndpoint.StoppedDescriptor("auditTimer", "SHUTDOWN", 0));
                 });
     }
 
@@ -277,17 +316,21 @@ class OptionalIntegrationsTest {
                     ManualTicker ticker = context.getBean(ManualTicker.class);
                     CountDownLatch running = new CountDownLatch(1);
                     CountDownLatch release = new CountDownLatch(1);
-                    timer.newTimeout(timeout -> {
-                        running.countDown();
-                        release.await(60, TimeUnit.SECONDS);
-                    }, Duration.ofMillis(100));
+                    timer.newTimeout(
+                            timeout -> {
+                                running.countDown();
+                                release.await(60, TimeUnit.SECONDS);
+                            },
+                            Duration.ofMillis(100));
                     timer.newTimeout(new NamedTask("next"), Duration.ofMinutes(1));
                     ExecutorService threads = Executors.newFixedThreadPool(2);
                     try {
                         Future<?> advance = threads.submit(() -> ticker.advance(Duration.ofMillis(100)));
                         assertThat(running.await(60, TimeUnit.SECONDS)).isTrue();
-                        Future<Object> detail = threads.submit(() -> endpoint.timer("wheelTimer").getBody());
-                        assertThat(detail).succeedsWithin(Duration.ofSeconds(30))
+                        Future<Object> detail = threads.submit(
+                                () -> endpoint.timer("wheelTimer").getBody());
+                        assertThat(detail)
+                                .succeedsWithin(Duration.ofSeconds(30))
                                 .isInstanceOfSatisfying(WheelTimerEndpoint.TimerDetailDescriptor.class, d -> {
                                     assertThat(d.state()).isEqualTo("STARTED");
                                     assertThat(d.upcoming()).isEmpty();
@@ -307,9 +350,12 @@ class OptionalIntegrationsTest {
         runner.withClassLoader(new FilteredClassLoader(MICROMETER, HEALTH))
                 .withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class))
                 // Upper case: a runner's environment has no relaxed enum conversion.
-                .withPropertyValues("management.endpoints.web.exposure.include=wheeltimer",
+                .withPropertyValues(
+                        "management.endpoints.web.exposure.include=wheeltimer",
                         "management.endpoint.wheeltimer.access=NONE")
-                .run(context -> assertThat(context).hasNotFailed().hasBean("wheelTimer")
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .hasBean("wheelTimer")
                         .doesNotHaveBean(WheelTimerEndpoint.class));
     }
 
@@ -317,7 +363,9 @@ class OptionalIntegrationsTest {
     void theEndpointIsNotCreatedWhenItIsNotExposed() {
         runner.withClassLoader(new FilteredClassLoader(MICROMETER, HEALTH))
                 .withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class))
-                .run(context -> assertThat(context).hasNotFailed().hasBean("wheelTimer")
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .hasBean("wheelTimer")
                         .doesNotHaveBean(WheelTimerEndpoint.class));
     }
 
@@ -329,24 +377,26 @@ class OptionalIntegrationsTest {
                 .withUserConfiguration(SecondTimerConfig.class)
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(context).hasBean("wheelTimerHealthContributor")
+                    assertThat(context)
+                            .hasBean("wheelTimerHealthContributor")
                             .doesNotHaveBean("wheelTimerMeterBinder")
                             .doesNotHaveBean("wheelTimerEndpoint");
                     // Two timers: a composite with one indicator per bean name.
-                    CompositeHealthContributor composite = context.getBean("wheelTimerHealthContributor",
-                            CompositeHealthContributor.class);
+                    CompositeHealthContributor composite =
+                            context.getBean("wheelTimerHealthContributor", CompositeHealthContributor.class);
                     assertThat(composite.stream().map(HealthContributors.Entry::name))
                             .containsExactlyInAnyOrder("wheelTimer", "auditTimer");
                     Health up = ((HealthIndicator) composite.getContributor("wheelTimer")).health(true);
                     assertThat(up.getStatus()).isEqualTo(Status.UP);
-                    assertThat(up.getDetails()).isEqualTo(
-                            Map.of("wheelTimer", Map.of("state", "INIT", "pending", 0L, "tickLag", "PT0S")));
+                    assertThat(up.getDetails())
+                            .isEqualTo(Map.of("wheelTimer", Map.of("state", "INIT", "pending", 0L, "tickLag", "PT0S")));
 
                     context.getBean("auditTimer", HashedWheelTimer.class).stop();
                     Health down = ((HealthIndicator) composite.getContributor("auditTimer")).health(true);
                     assertThat(down.getStatus()).isEqualTo(Status.DOWN);
-                    assertThat(down.getDetails()).isEqualTo(
-                            Map.of("auditTimer", Map.of("state", "SHUTDOWN", "pending", 0L, "tickLag", "PT0S")));
+                    assertThat(down.getDetails())
+                            .isEqualTo(Map.of(
+                                    "auditTimer", Map.of("state", "SHUTDOWN", "pending", 0L, "tickLag", "PT0S")));
                 });
     }
 
@@ -368,10 +418,12 @@ class OptionalIntegrationsTest {
             ManualTicker ticker = context.getBean(ManualTicker.class);
             CountDownLatch running = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
-            timer.newTimeout(timeout -> {
-                running.countDown();
-                release.await(60, TimeUnit.SECONDS);
-            }, Duration.ofMillis(100));
+            timer.newTimeout(
+                    timeout -> {
+                        running.countDown();
+                        release.await(60, TimeUnit.SECONDS);
+                    },
+                    Duration.ofMillis(100));
             ExecutorService advancing = Executors.newFixedThreadPool(2);
             try {
                 // The first advance fires the blocking task; the worker then cannot follow the second.
@@ -385,7 +437,8 @@ class OptionalIntegrationsTest {
                 Health lagging = indicator.health(true);
                 assertThat(lagging.getStatus()).as("%s", lagging).isEqualTo(Status.DOWN);
                 @SuppressWarnings("unchecked")
-                Map<String, Object> detail = (Map<String, Object>) lagging.getDetails().get("wheelTimer");
+                Map<String, Object> detail =
+                        (Map<String, Object>) lagging.getDetails().get("wheelTimer");
                 assertThat(Duration.parse((String) detail.get("tickLag"))).isGreaterThan(Duration.ofSeconds(10));
                 assertThat(detail.get("state")).isEqualTo("STARTED");
 
@@ -405,7 +458,9 @@ class OptionalIntegrationsTest {
     void healthCanBeTurnedOff() {
         runner.withClassLoader(new FilteredClassLoader(MICROMETER, ACTUATOR))
                 .withPropertyValues("management.health.wheeltimer.enabled=false")
-                .run(context -> assertThat(context).hasNotFailed().hasBean("wheelTimer")
+                .run(context -> assertThat(context)
+                        .hasNotFailed()
+                        .hasBean("wheelTimer")
                         .doesNotHaveBean(WheelTimerHealthIndicator.class));
     }
 
@@ -431,7 +486,8 @@ class OptionalIntegrationsTest {
                         checkAll(health);
                         endpoint.timers();
                     }
-                    assertThat(created).as("prototype timers created by 3 health checks and 3 GETs")
+                    assertThat(created)
+                            .as("prototype timers created by 3 health checks and 3 GETs")
                             .hasValue(atStartup);
                 });
     }
@@ -446,17 +502,23 @@ class OptionalIntegrationsTest {
      */
     @Test
     void aTimerDeclaredAsTheTimerInterfaceIsStillCovered() {
-        runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
-                        CompositeMeterRegistryAutoConfiguration.class, EndpointAutoConfiguration.class))
+        runner.withConfiguration(AutoConfigurations.of(
+                        MetricsAutoConfiguration.class,
+                        CompositeMeterRegistryAutoConfiguration.class,
+                        EndpointAutoConfiguration.class))
                 .withUserConfiguration(MeterRegistryConfig.class, TimerTypedConfig.class)
                 .withPropertyValues("management.endpoints.web.exposure.include=wheeltimer")
                 .run(context -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean("wheelTimer");
-                    assertThat(context).hasSingleBean(WheelTimerMeterBinder.class)
+                    assertThat(context)
+                            .hasSingleBean(WheelTimerMeterBinder.class)
                             .hasSingleBean(WheelTimerEndpoint.class)
                             .hasSingleBean(WheelTimerHealthIndicator.class);
                     assertMeters(context.getBean(MeterRegistry.class), "nettyStyleTimer");
-                    assertThat(context.getBean(WheelTimerEndpoint.class).timers().timers()).containsOnlyKeys("nettyStyleTimer");
+                    assertThat(context.getBean(WheelTimerEndpoint.class)
+                                    .timers()
+                                    .timers())
+                            .containsOnlyKeys("nettyStyleTimer");
                 });
     }
 
@@ -483,10 +545,17 @@ class OptionalIntegrationsTest {
 
     private static void assertMeters(MeterRegistry registry, String name) {
         for (String meter : METERS) {
-            assertThat(registry.find(meter).tag("name", name).meter()).as("%s{name=%s}", meter, name).isNotNull();
+            assertThat(registry.find(meter).tag("name", name).meter())
+                    .as("%s{name=%s}", meter, name)
+                    .isNotNull();
         }
-        assertThat(registry.get("wheel.timer.pending").tag("name", name).meter()).isInstanceOf(Gauge.class);
-        assertThat(registry.get("wheel.timer.pending").tag("name", name).meter().getId().getBaseUnit())
+        assertThat(registry.get("wheel.timer.pending").tag("name", name).meter())
+                .isInstanceOf(Gauge.class);
+        assertThat(registry.get("wheel.timer.pending")
+                        .tag("name", name)
+                        .meter()
+                        .getId()
+                        .getBaseUnit())
                 .isEqualTo("timeouts");
         for (String counter : List.of("scheduled", "expired", "cancelled", "rejected")) {
             var meter = registry.get("wheel.timer." + counter).tag("name", name).meter();

@@ -23,20 +23,21 @@ class StartupFailureReportTest {
 
     @SpringBootConfiguration
     @ImportAutoConfiguration(WheelTimerAutoConfiguration.class)
-    static class App {
-    }
+    static class App {}
 
     @ParameterizedTest(name = "{0}={1}")
-    @CsvSource(delimiter = '|', value = {
-            "wheel-timer.tick-duration    | 500us          | at least 1ms",
-            "wheel-timer.tick-duration    | 0ms            | at least 1ms",
-            "wheel-timer.tick-duration    | fast           | a duration of at least 1ms, such as 1ms, 100ms, 1s or PT0.1S",
-            "wheel-timer.ticks-per-wheel  | 0              | from 1 to 1073741824",
-            "wheel-timer.ticks-per-wheel  | -4             | from 1 to 1073741824",
-            "wheel-timer.ticks-per-wheel  | many           | a whole number from 1 to 1073741824",
-            "wheel-timer.executor         | noSuchExecutor | name an Executor bean, or leave it empty",
-            "wheel-timer.shutdown.await-termination-period | soon | a duration of 0s or more",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "wheel-timer.tick-duration    | 500us          | at least 1ms",
+                "wheel-timer.tick-duration    | 0ms            | at least 1ms",
+                "wheel-timer.tick-duration    | fast           | a duration of at least 1ms, such as 1ms, 100ms, 1s or PT0.1S",
+                "wheel-timer.ticks-per-wheel  | 0              | from 1 to 1073741824",
+                "wheel-timer.ticks-per-wheel  | -4             | from 1 to 1073741824",
+                "wheel-timer.ticks-per-wheel  | many           | a whole number from 1 to 1073741824",
+                "wheel-timer.executor         | noSuchExecutor | name an Executor bean, or leave it empty",
+                "wheel-timer.shutdown.await-termination-period | soon | a duration of 0s or more",
+            })
     void badValueStopsStartupWithAReportNamingKeyValueAndWhatIsAllowed(
             String key, String value, String allowed, CapturedOutput output) {
         SpringApplication application = new SpringApplication(App.class);

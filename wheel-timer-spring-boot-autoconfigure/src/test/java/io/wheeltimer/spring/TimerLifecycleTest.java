@@ -69,8 +69,11 @@ class TimerLifecycleTest {
         @Test
         void carriesTheWheelTimerSettingsAndTheTicker() {
             runner.withUserConfiguration(SecondTimerFromTheBuilder.class)
-                    .withPropertyValues("wheel-timer.tick-duration=20ms", "wheel-timer.ticks-per-wheel=100",
-                            "wheel-timer.max-pending-timeouts=5", "wheel-timer.hierarchical=false")
+                    .withPropertyValues(
+                            "wheel-timer.tick-duration=20ms",
+                            "wheel-timer.ticks-per-wheel=100",
+                            "wheel-timer.max-pending-timeouts=5",
+                            "wheel-timer.hierarchical=false")
                     .run(context -> {
                         HashedWheelTimer audit = context.getBean("auditTimer", HashedWheelTimer.class);
                         assertThat(audit.name()).isEqualTo("audit");
@@ -92,8 +95,8 @@ class TimerLifecycleTest {
         @Test
         void isThereAlsoWhenTheApplicationDefinesItsOwnTimer() {
             runner.withUserConfiguration(OwnTimer.class)
-                    .run(context -> assertThat(context).doesNotHaveBean("wheelTimer")
-                            .hasBean("wheelTimerBuilder"));
+                    .run(context ->
+                            assertThat(context).doesNotHaveBean("wheelTimer").hasBean("wheelTimerBuilder"));
         }
     }
 
@@ -109,21 +112,32 @@ class TimerLifecycleTest {
                         HashedWheelTimer wheelTimer = context.getBean("wheelTimer", HashedWheelTimer.class);
                         HashedWheelTimer audit = context.getBean("auditTimer", HashedWheelTimer.class);
                         for (int i = 1; i <= 25; i++) {
-                            wheelTimer.newTimeout(t -> { }, i * 10L, TimeUnit.MILLISECONDS);
-                            audit.newTimeout(t -> { }, i * 10L, TimeUnit.MILLISECONDS);
+                            wheelTimer.newTimeout(t -> {}, i * 10L, TimeUnit.MILLISECONDS);
+                            audit.newTimeout(t -> {}, i * 10L, TimeUnit.MILLISECONDS);
                         }
-                        wheelTimer.newTimeout(t -> { }, Duration.ofHours(1)).cancel();
-                        wheelTimer.newTimeout(t -> { throw new IllegalStateException("fails, still fired"); },
+                        wheelTimer.newTimeout(t -> {}, Duration.ofHours(1)).cancel();
+                        wheelTimer.newTimeout(
+                                t -> {
+                                    throw new IllegalStateException("fails, still fired");
+                                },
                                 Duration.ofMillis(50));
                         for (int step = 0; step < 20; step++) {
                             context.getBean(ManualTicker.class).advance(Duration.ofMillis(100));
                         }
 
                         MeterRegistry meters = context.getBean(MeterRegistry.class);
-                        var lateness = meters.get("wheel.timer.lateness").tag("name", "wheelTimer").timer();
-                        assertThat(lateness.count()).isEqualTo(26).isEqualTo(wheelTimer.stats().expired());
-                        var auditLateness = meters.get("wheel.timer.lateness").tag("name", "auditTimer").timer();
-                        assertThat(auditLateness.count()).isEqualTo(25).isEqualTo(audit.stats().expired());
+                        var lateness = meters.get("wheel.timer.lateness")
+                                .tag("name", "wheelTimer")
+                                .timer();
+                        assertThat(lateness.count())
+                                .isEqualTo(26)
+                                .isEqualTo(wheelTimer.stats().expired());
+                        var auditLateness = meters.get("wheel.timer.lateness")
+                                .tag("name", "auditTimer")
+                                .timer();
+                        assertThat(auditLateness.count())
+                                .isEqualTo(25)
+                                .isEqualTo(audit.stats().expired());
                         // Due at 10 ms steps on 100 ms ticks: each fires at most one tick late, never early.
                         assertThat(lateness.max(TimeUnit.MILLISECONDS)).isBetween(0.0, 100.0);
                         assertThat(lateness.totalTime(TimeUnit.MILLISECONDS)).isPositive();

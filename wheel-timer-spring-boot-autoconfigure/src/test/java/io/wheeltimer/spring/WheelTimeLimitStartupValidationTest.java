@@ -27,8 +27,10 @@ import reactor.core.publisher.Mono;
 class WheelTimeLimitStartupValidationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-                    WheelTimerAutoConfiguration.class, WheelTimeLimitAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    PropertyPlaceholderAutoConfiguration.class,
+                    WheelTimerAutoConfiguration.class,
+                    WheelTimeLimitAutoConfiguration.class))
             .withBean(ManualTicker.class, ManualTicker::new);
 
     private static void assertFailsNaming(AssertableApplicationContext context, String... fragments) {
@@ -41,27 +43,36 @@ class WheelTimeLimitStartupValidationTest {
 
         @Test
         void aPlainFutureFailsStartupBecauseItCannotBeAwaitedWithoutBlocking() {
-            runner.withBean(ReturnsFuture.class).run(context -> assertFailsNaming(context,
-                    ReturnsFuture.class.getName() + ".get(String)", "returns java.util.concurrent.Future",
-                    "CompletableFuture or CompletionStage, Mono or Flux"));
+            runner.withBean(ReturnsFuture.class)
+                    .run(context -> assertFailsNaming(
+                            context,
+                            ReturnsFuture.class.getName() + ".get(String)",
+                            "returns java.util.concurrent.Future",
+                            "CompletableFuture or CompletionStage, Mono or Flux"));
         }
 
         @Test
         void aSynchronousReturnTypeFailsStartup() {
-            runner.withBean(ReturnsString.class).run(context -> assertFailsNaming(context,
-                    ReturnsString.class.getName() + ".get()", "returns java.lang.String"));
+            runner.withBean(ReturnsString.class)
+                    .run(context -> assertFailsNaming(
+                            context, ReturnsString.class.getName() + ".get()", "returns java.lang.String"));
         }
 
         @Test
         void monoIsAcceptedWithReactorOnTheClassPath() {
-            runner.withBean(ReturnsMono.class).run(context -> assertThat(context).hasNotFailed());
+            runner.withBean(ReturnsMono.class)
+                    .run(context -> assertThat(context).hasNotFailed());
         }
 
         @Test
         void withoutReactorAMonoFailsStartup() {
-            runner.withClassLoader(new FilteredClassLoader("reactor.")).withBean(ReturnsMono.class)
-                    .run(context -> assertFailsNaming(context, ReturnsMono.class.getName() + ".get()",
-                            "returns reactor.core.publisher.Mono", "(or Mono or Flux, with Reactor on the class path)"));
+            runner.withClassLoader(new FilteredClassLoader("reactor."))
+                    .withBean(ReturnsMono.class)
+                    .run(context -> assertFailsNaming(
+                            context,
+                            ReturnsMono.class.getName() + ".get()",
+                            "returns reactor.core.publisher.Mono",
+                            "(or Mono or Flux, with Reactor on the class path)"));
         }
 
         /** At the post-processor: a filtering class loader cannot define the proxy class a context would need. */
@@ -69,11 +80,13 @@ class WheelTimeLimitStartupValidationTest {
         void withoutReactorAFutureIsStillAccepted() throws Exception {
             WheelTimeLimitBeanPostProcessor processor = new WheelTimeLimitBeanPostProcessor();
             DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
-            beanFactory.registerSingleton("wheelTimer", HashedWheelTimer.builder().build());
+            beanFactory.registerSingleton(
+                    "wheelTimer", HashedWheelTimer.builder().build());
             processor.setBeanFactory(beanFactory);
             processor.setBeanClassLoader(new FilteredClassLoader("reactor."));
 
-            TimeLimitedMethod method = processor.limitedMethod(ReturnsFuture2.class.getMethod("get"), ReturnsFuture2.class);
+            TimeLimitedMethod method =
+                    processor.limitedMethod(ReturnsFuture2.class.getMethod("get"), ReturnsFuture2.class);
 
             assertThat(method.result).isEqualTo(TimeLimitedMethod.Result.FUTURE);
             assertThatThrownBy(() -> processor.limitedMethod(ReturnsMono.class.getMethod("get"), ReturnsMono.class))
@@ -86,27 +99,35 @@ class WheelTimeLimitStartupValidationTest {
 
         @Test
         void anUnparsableLimitFailsStartupNamingTheMethodAndTheValue() {
-            runner.withBean(UnparsableLimit.class).run(context -> assertFailsNaming(context,
-                    "@WheelTimeLimit on " + UnparsableLimit.class.getName() + ".get(): limit 'soon' is not a duration"));
+            runner.withBean(UnparsableLimit.class)
+                    .run(context -> assertFailsNaming(
+                            context,
+                            "@WheelTimeLimit on " + UnparsableLimit.class.getName()
+                                    + ".get(): limit 'soon' is not a duration"));
         }
 
         @Test
         void aNegativeLimitFailsStartup() {
-            runner.withBean(NegativeLimit.class).run(context -> assertFailsNaming(context,
-                    NegativeLimit.class.getName() + ".get()", "'-2s'", "is negative"));
+            runner.withBean(NegativeLimit.class)
+                    .run(context -> assertFailsNaming(
+                            context, NegativeLimit.class.getName() + ".get()", "'-2s'", "is negative"));
         }
 
         @Test
         void anEmptyLimitFailsStartup() {
-            runner.withBean(EmptyLimit.class).run(context -> assertFailsNaming(context,
-                    EmptyLimit.class.getName() + ".get()", "is empty"));
+            runner.withBean(EmptyLimit.class)
+                    .run(context -> assertFailsNaming(context, EmptyLimit.class.getName() + ".get()", "is empty"));
         }
 
         @Test
         void aPlaceholderIsResolvedAndShownWhenItDoesNotParse() {
-            runner.withBean(PlaceholderLimit.class).withPropertyValues("my.limit=later").run(context ->
-                    assertFailsNaming(context, PlaceholderLimit.class.getName() + ".get()",
-                            "'${my.limit}' (resolved to 'later')", "is not a duration"));
+            runner.withBean(PlaceholderLimit.class)
+                    .withPropertyValues("my.limit=later")
+                    .run(context -> assertFailsNaming(
+                            context,
+                            PlaceholderLimit.class.getName() + ".get()",
+                            "'${my.limit}' (resolved to 'later')",
+                            "is not a duration"));
         }
     }
 
@@ -115,9 +136,12 @@ class WheelTimeLimitStartupValidationTest {
 
         @Test
         void anUnknownTimerFailsStartupListingTheTimers() {
-            runner.withBean(UnknownTimer.class).run(context -> assertFailsNaming(context,
-                    UnknownTimer.class.getName() + ".get()", "timer 'nope' is not the name of an io.wheeltimer.Timer bean",
-                    "[wheelTimer]"));
+            runner.withBean(UnknownTimer.class)
+                    .run(context -> assertFailsNaming(
+                            context,
+                            UnknownTimer.class.getName() + ".get()",
+                            "timer 'nope' is not the name of an io.wheeltimer.Timer bean",
+                            "[wheelTimer]"));
         }
     }
 
@@ -126,9 +150,12 @@ class WheelTimeLimitStartupValidationTest {
 
         @Test
         void aMethodWithBothAnnotationsFailsStartupSayingWhy() {
-            runner.withBean(BothAnnotations.class).run(context -> assertFailsNaming(context,
-                    BothAnnotations.class.getName() + ".get()", "also carries @WheelTimeout",
-                    "Put @WheelTimeLimit on the method the deferred one calls instead"));
+            runner.withBean(BothAnnotations.class)
+                    .run(context -> assertFailsNaming(
+                            context,
+                            BothAnnotations.class.getName() + ".get()",
+                            "also carries @WheelTimeout",
+                            "Put @WheelTimeLimit on the method the deferred one calls instead"));
         }
     }
 

@@ -38,8 +38,10 @@ import reactor.core.publisher.Sinks;
 class WheelTimeLimitTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-                    WheelTimerAutoConfiguration.class, WheelTimeLimitAutoConfiguration.class))
+            .withConfiguration(AutoConfigurations.of(
+                    PropertyPlaceholderAutoConfiguration.class,
+                    WheelTimerAutoConfiguration.class,
+                    WheelTimeLimitAutoConfiguration.class))
             .withBean(ManualTicker.class, ManualTicker::new)
             .withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
             .withBean(Quotes.class);
@@ -138,8 +140,11 @@ class WheelTimeLimitTest {
     }
 
     static double exceeded(AssertableApplicationContext context, String task) {
-        var counter = context.getBean(MeterRegistry.class).find("wheel.timer.time.limit.exceeded")
-                .tag("name", "wheelTimer").tag("task", task).counter();
+        var counter = context.getBean(MeterRegistry.class)
+                .find("wheel.timer.time.limit.exceeded")
+                .tag("name", "wheelTimer")
+                .tag("task", task)
+                .counter();
         return counter == null ? 0 : counter.count();
     }
 
@@ -171,7 +176,8 @@ class WheelTimeLimitTest {
                 assertThat(result).isNotDone();
                 ticker(context).advance(Duration.ofMillis(100));
 
-                assertThat(failureOf(result)).isExactlyInstanceOf(TimeoutException.class)
+                assertThat(failureOf(result))
+                        .isExactlyInstanceOf(TimeoutException.class)
                         .hasMessage(Quotes.class.getName() + ".fetch(String) did not complete within PT2S");
             });
         }
@@ -211,7 +217,8 @@ class WheelTimeLimitTest {
 
                 assertThat(timer(context).pendingTimeouts()).isZero();
                 assertThat(quotes(context).sources().get(0)).isCancelled();
-                assertThat(exceeded(context, Quotes.class.getName() + ".fetch(String)")).isZero();
+                assertThat(exceeded(context, Quotes.class.getName() + ".fetch(String)"))
+                        .isZero();
             });
         }
 
@@ -232,7 +239,8 @@ class WheelTimeLimitTest {
         void aMethodThatThrowsOrReturnsNullIsPassedThroughAndLeavesNothingPending() {
             runner.run(context -> {
                 assertThatThrownBy(() -> quotes(context).fails())
-                        .isInstanceOf(IllegalArgumentException.class).hasMessage("no such symbol");
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessage("no such symbol");
                 assertThat(quotes(context).none()).isNull();
                 assertThat(timer(context).pendingTimeouts()).isZero();
             });
@@ -265,7 +273,8 @@ class WheelTimeLimitTest {
                 ticker(context).advance(Duration.ofSeconds(1));
 
                 assertThat(inTime.toCompletableFuture()).isCompletedWithValue("in time");
-                assertThat(failureOf(late)).isInstanceOf(TimeoutException.class)
+                assertThat(failureOf(late))
+                        .isInstanceOf(TimeoutException.class)
                         .hasMessage(Quotes.class.getName() + ".stage() did not complete within PT1S");
                 assertThat(quotes(context).sources().get(1)).isCancelled();
             });
@@ -285,7 +294,8 @@ class WheelTimeLimitTest {
 
                 ticker(context).advance(Duration.ofSeconds(2));
 
-                assertThat(exceeded(context, Quotes.class.getName() + ".fetch(String)")).isEqualTo(2);
+                assertThat(exceeded(context, Quotes.class.getName() + ".fetch(String)"))
+                        .isEqualTo(2);
             });
         }
     }
@@ -297,7 +307,9 @@ class WheelTimeLimitTest {
         void aMonoValueInTimePassesThroughAndLeavesNothingPending() {
             runner.run(context -> {
                 CompletableFuture<String> result = quotes(context).mono().toFuture();
-                assertThat(timer(context).pendingTimeouts()).as("the deadline starts at subscription").isOne();
+                assertThat(timer(context).pendingTimeouts())
+                        .as("the deadline starts at subscription")
+                        .isOne();
 
                 quotes(context).sources().get(0).complete("42");
 
@@ -315,17 +327,20 @@ class WheelTimeLimitTest {
                 assertThat(result).isNotDone();
                 ticker(context).advance(Duration.ofMillis(100));
 
-                assertThat(failureOf(result)).isExactlyInstanceOf(TimeoutException.class)
+                assertThat(failureOf(result))
+                        .isExactlyInstanceOf(TimeoutException.class)
                         .hasMessage(Quotes.class.getName() + ".mono() did not complete within PT2S");
                 assertThat(quotes(context).cancelledSubscriptions()).hasValue(1);
-                assertThat(exceeded(context, Quotes.class.getName() + ".mono()")).isEqualTo(1);
+                assertThat(exceeded(context, Quotes.class.getName() + ".mono()"))
+                        .isEqualTo(1);
             });
         }
 
         @Test
         void withoutCancelOnTimeoutALateMonosSubscriptionIsKept() {
             runner.run(context -> {
-                CompletableFuture<String> result = quotes(context).monoLeftRunning().toFuture();
+                CompletableFuture<String> result =
+                        quotes(context).monoLeftRunning().toFuture();
 
                 ticker(context).advance(Duration.ofSeconds(2));
 
@@ -356,7 +371,8 @@ class WheelTimeLimitTest {
         @Test
         void aFluxThatCompletesInTimeEndsNormallyAndLeavesNothingPending() {
             runner.run(context -> {
-                CompletableFuture<List<String>> result = quotes(context).flux().collectList().toFuture();
+                CompletableFuture<List<String>> result =
+                        quotes(context).flux().collectList().toFuture();
 
                 quotes(context).items().tryEmitNext("a");
                 quotes(context).items().tryEmitComplete();

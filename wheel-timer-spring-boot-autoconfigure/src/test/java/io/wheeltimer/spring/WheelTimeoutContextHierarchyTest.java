@@ -19,54 +19,63 @@ import org.springframework.context.annotation.Configuration;
  */
 class WheelTimeoutContextHierarchyTest {
 
-    private final ApplicationContextRunner autoConfigured = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(WheelTimerAutoConfiguration.class));
+    private final ApplicationContextRunner autoConfigured =
+            new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(WheelTimerAutoConfiguration.class));
 
     @Test
     void childWithTheAutoConfigurationUnderAPlainParentDefersCalls() {
-        new ApplicationContextRunner().run(parent -> autoConfigured.withParent(parent)
-                .withBean(ManualTicker.class, ManualTicker::new)
-                .withBean(Calls.class, Calls::new)
-                .withBean(Task.class)
-                .run(child -> {
-                    child.getBean(Task.class).run("x");
-                    assertThat(child.getBean(Calls.class).all()).isEmpty();
+        new ApplicationContextRunner()
+                .run(parent -> autoConfigured
+                        .withParent(parent)
+                        .withBean(ManualTicker.class, ManualTicker::new)
+                        .withBean(Calls.class, Calls::new)
+                        .withBean(Task.class)
+                        .run(child -> {
+                            child.getBean(Task.class).run("x");
+                            assertThat(child.getBean(Calls.class).all()).isEmpty();
 
-                    child.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
-                    assertThat(child.getBean(Calls.class).methods()).containsExactly("run");
-                }));
+                            child.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
+                            assertThat(child.getBean(Calls.class).methods()).containsExactly("run");
+                        }));
     }
 
     @Test
     void childDefersCallsWhenTheParentIsAutoConfiguredToo() {
-        autoConfigured.withBean(ManualTicker.class, ManualTicker::new).run(parent -> autoConfigured
-                .withParent(parent)
-                .withBean(Calls.class, Calls::new)
-                .withBean(Task.class)
-                .run(child -> {
-                    assertThat(child).hasNotFailed();
-                    child.getBean(Task.class).run("x");
-                    assertThat(child.getBean(Calls.class).all()).isEmpty();
+        autoConfigured
+                .withBean(ManualTicker.class, ManualTicker::new)
+                .run(parent -> autoConfigured
+                        .withParent(parent)
+                        .withBean(Calls.class, Calls::new)
+                        .withBean(Task.class)
+                        .run(child -> {
+                            assertThat(child).hasNotFailed();
+                            child.getBean(Task.class).run("x");
+                            assertThat(child.getBean(Calls.class).all()).isEmpty();
 
-                    parent.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
-                    assertThat(child.getBean(Calls.class).methods()).containsExactly("run");
-                }));
+                            parent.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
+                            assertThat(child.getBean(Calls.class).methods()).containsExactly("run");
+                        }));
     }
 
     @Test
     void childUsesATimerDefinedInTheParent() {
-        new ApplicationContextRunner().withUserConfiguration(ParentTimer.class).run(parent -> autoConfigured
-                .withParent(parent)
-                .withBean(Calls.class, Calls::new)
-                .withBean(Task.class)
-                .run(child -> {
-                    assertThat(child).hasNotFailed();
-                    child.getBean(Task.class).run("x");
-                    assertThat(parent.getBean(HashedWheelTimer.class).stats().scheduled()).isEqualTo(1);
+        new ApplicationContextRunner()
+                .withUserConfiguration(ParentTimer.class)
+                .run(parent -> autoConfigured
+                        .withParent(parent)
+                        .withBean(Calls.class, Calls::new)
+                        .withBean(Task.class)
+                        .run(child -> {
+                            assertThat(child).hasNotFailed();
+                            child.getBean(Task.class).run("x");
+                            assertThat(parent.getBean(HashedWheelTimer.class)
+                                            .stats()
+                                            .scheduled())
+                                    .isEqualTo(1);
 
-                    parent.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
-                    assertThat(child.getBean(Calls.class).methods()).containsExactly("run");
-                }));
+                            parent.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
+                            assertThat(child.getBean(Calls.class).methods()).containsExactly("run");
+                        }));
     }
 
     static class Task {
@@ -91,7 +100,10 @@ class WheelTimeoutContextHierarchyTest {
 
         @Bean(destroyMethod = "stop")
         HashedWheelTimer parentTimer(ManualTicker ticker) {
-            return HashedWheelTimer.builder().name("parent-wheel").ticker(ticker).build();
+            return HashedWheelTimer.builder()
+                    .name("parent-wheel")
+                    .ticker(ticker)
+                    .build();
         }
     }
 }

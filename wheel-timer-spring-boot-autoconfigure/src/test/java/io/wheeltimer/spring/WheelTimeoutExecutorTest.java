@@ -59,32 +59,37 @@ class WheelTimeoutExecutorTest {
             runner.withBean(Jobs.class).run(context -> {
                 context.getBean(Jobs.class).onOwnExecutor("a");
                 advance(context);
-                await().untilAsserted(() -> assertThat(calls(context).all()).singleElement()
+                await().untilAsserted(() -> assertThat(calls(context).all())
+                        .singleElement()
                         .satisfies(call -> assertThat(call.thread()).startsWith("own-")));
             });
         }
 
         @Test
         void theExecutorOfTheAnnotationPropertyRunsCallsThatNameNone() {
-            runner.withBean(Jobs.class).withPropertyValues("wheel-timer.annotation.executor=propertyExecutor")
+            runner.withBean(Jobs.class)
+                    .withPropertyValues("wheel-timer.annotation.executor=propertyExecutor")
                     .run(context -> {
                         context.getBean(Jobs.class).plain("a");
                         advance(context);
-                        await().untilAsserted(() -> assertThat(calls(context).all()).singleElement()
+                        await().untilAsserted(() -> assertThat(calls(context).all())
+                                .singleElement()
                                 .satisfies(call -> assertThat(call.thread()).startsWith("property-")));
                     });
         }
 
         @Test
         void applicationTaskExecutorRunsThemByDefault() {
-            withoutExecutors.withBean(DefaultJobs.class)
+            withoutExecutors
+                    .withBean(DefaultJobs.class)
                     .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
                     .withPropertyValues("spring.task.execution.thread-name-prefix=app-task-")
                     .run(context -> {
                         assertThat(context).hasBean("applicationTaskExecutor");
                         context.getBean(DefaultJobs.class).plain("a");
                         advance(context);
-                        await().untilAsserted(() -> assertThat(calls(context).all()).singleElement()
+                        await().untilAsserted(() -> assertThat(calls(context).all())
+                                .singleElement()
                                 .satisfies(call -> assertThat(call.thread()).startsWith("app-task-")));
                     });
         }
@@ -96,52 +101,63 @@ class WheelTimeoutExecutorTest {
                 context.getBean(Jobs.class).plain("a");
                 advance(context);
                 // No waiting: advance returns once the runs on the worker have finished.
-                assertThat(calls(context).all()).singleElement()
+                assertThat(calls(context).all())
+                        .singleElement()
                         .satisfies(call -> assertThat(call.thread()).isEqualTo(WORKER));
             });
         }
 
         @Test
         void anEmptyAnnotationExecutorPropertyKeepsCallsOnTheWorkerDespiteApplicationTaskExecutor() {
-            withoutExecutors.withBean(DefaultJobs.class)
+            withoutExecutors
+                    .withBean(DefaultJobs.class)
                     .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
                     .withPropertyValues("wheel-timer.annotation.executor=")
                     .run(context -> {
                         assertThat(context).hasBean("applicationTaskExecutor");
                         context.getBean(DefaultJobs.class).plain("a");
                         advance(context);
-                        assertThat(calls(context).all()).singleElement()
+                        assertThat(calls(context).all())
+                                .singleElement()
                                 .satisfies(call -> assertThat(call.thread()).isEqualTo(WORKER));
                     });
         }
 
         @Test
         void withoutTheDefaultExecutorBeanTheTimersOwnExecutorRunsThem() {
-            runner.withBean(Jobs.class).withPropertyValues("wheel-timer.executor=timerExecutor").run(context -> {
-                context.getBean(Jobs.class).plain("a");
-                advance(context);
-                await().untilAsserted(() -> assertThat(calls(context).all()).singleElement()
-                        .satisfies(call -> assertThat(call.thread()).startsWith("timer-")));
-            });
+            runner.withBean(Jobs.class)
+                    .withPropertyValues("wheel-timer.executor=timerExecutor")
+                    .run(context -> {
+                        context.getBean(Jobs.class).plain("a");
+                        advance(context);
+                        await().untilAsserted(() -> assertThat(calls(context).all())
+                                .singleElement()
+                                .satisfies(call -> assertThat(call.thread()).startsWith("timer-")));
+                    });
         }
 
         @Test
         void theAnnotationOutranksTheProperty() {
-            runner.withBean(Jobs.class).withPropertyValues("wheel-timer.annotation.executor=propertyExecutor")
+            runner.withBean(Jobs.class)
+                    .withPropertyValues("wheel-timer.annotation.executor=propertyExecutor")
                     .run(context -> {
                         context.getBean(Jobs.class).onOwnExecutor("a");
                         advance(context);
-                        await().untilAsserted(() -> assertThat(calls(context).all()).singleElement()
+                        await().untilAsserted(() -> assertThat(calls(context).all())
+                                .singleElement()
                                 .satisfies(call -> assertThat(call.thread()).startsWith("own-")));
                     });
         }
 
         @Test
         void otherTasksOfTheTimerStillRunOnTheWorker() {
-            runner.withBean(Jobs.class).withPropertyValues("wheel-timer.annotation.executor=propertyExecutor")
+            runner.withBean(Jobs.class)
+                    .withPropertyValues("wheel-timer.annotation.executor=propertyExecutor")
                     .run(context -> {
                         AtomicReference<String> thread = new AtomicReference<>();
-                        timer(context).newTimeout(t -> thread.set(Thread.currentThread().getName()), Duration.ofSeconds(1));
+                        timer(context)
+                                .newTimeout(
+                                        t -> thread.set(Thread.currentThread().getName()), Duration.ofSeconds(1));
                         advance(context);
                         assertThat(thread).hasValue(WORKER);
                     });
@@ -150,13 +166,17 @@ class WheelTimeoutExecutorTest {
         @Test
         @EnabledForJreRange(min = JRE.JAVA_21)
         void withVirtualThreadsEnabledCallsRunOnVirtualThreads() {
-            withoutExecutors.withBean(DefaultJobs.class)
+            withoutExecutors
+                    .withBean(DefaultJobs.class)
                     .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
                     .withPropertyValues("spring.threads.virtual.enabled=true")
                     .run(context -> {
-                        CompletableFuture<Boolean> virtual = context.getBean(DefaultJobs.class).isVirtual();
+                        CompletableFuture<Boolean> virtual =
+                                context.getBean(DefaultJobs.class).isVirtual();
                         advance(context);
-                        assertThat(virtual).succeedsWithin(Duration.ofSeconds(30)).isEqualTo(true);
+                        assertThat(virtual)
+                                .succeedsWithin(Duration.ofSeconds(30))
+                                .isEqualTo(true);
                     });
         }
 
@@ -177,7 +197,8 @@ class WheelTimeoutExecutorTest {
             runner.withBean(UnknownExecutor.class).run(context -> {
                 assertThat(context).hasFailed();
                 assertThat(messages(context.getStartupFailure()))
-                        .contains(UnknownExecutor.class.getName() + ".run()").contains("executor 'nope'");
+                        .contains(UnknownExecutor.class.getName() + ".run()")
+                        .contains("executor 'nope'");
             });
         }
     }
@@ -190,7 +211,8 @@ class WheelTimeoutExecutorTest {
             runner.withBean(Jobs.class).run(context -> {
                 context.getBean(Jobs.class).failOnOwnExecutor("boom");
                 advance(context);
-                await().untilAsserted(() -> assertThat(timer(context).stats().failed()).isEqualTo(1));
+                await().untilAsserted(() ->
+                        assertThat(timer(context).stats().failed()).isEqualTo(1));
                 assertThat(calls(context).methods()).containsExactly("failOnOwnExecutor");
             });
         }
@@ -202,16 +224,19 @@ class WheelTimeoutExecutorTest {
          */
         @Test
         void onATimerBuiltWithoutTheStartersTaskExecutorTheCallStillRunsOnItsExecutor() {
-            runner.withBean(Jobs.class).withUserConfiguration(NettyStyleTimer.class).run(context -> {
-                HashedWheelTimer nettyStyle = context.getBean("nettyStyleTimer", HashedWheelTimer.class);
-                context.getBean(Jobs.class).onOwnExecutor("a");
-                context.getBean(Jobs.class).failOnOwnExecutor("boom");
-                advance(context);
-                await().untilAsserted(() -> assertThat(calls(context).all()).hasSize(2)
-                        .allSatisfy(call -> assertThat(call.thread()).startsWith("own-")));
-                assertThat(nettyStyle.stats().expired()).isEqualTo(2);
-                assertThat(nettyStyle.stats().failed()).isZero();
-            });
+            runner.withBean(Jobs.class)
+                    .withUserConfiguration(NettyStyleTimer.class)
+                    .run(context -> {
+                        HashedWheelTimer nettyStyle = context.getBean("nettyStyleTimer", HashedWheelTimer.class);
+                        context.getBean(Jobs.class).onOwnExecutor("a");
+                        context.getBean(Jobs.class).failOnOwnExecutor("boom");
+                        advance(context);
+                        await().untilAsserted(() -> assertThat(calls(context).all())
+                                .hasSize(2)
+                                .allSatisfy(call -> assertThat(call.thread()).startsWith("own-")));
+                        assertThat(nettyStyle.stats().expired()).isEqualTo(2);
+                        assertThat(nettyStyle.stats().failed()).isZero();
+                    });
         }
 
         @Test
@@ -243,8 +268,12 @@ class WheelTimeoutExecutorTest {
             runner.withBean(Jobs.class).run(context -> {
                 CompletableFuture<String> result = context.getBean(Jobs.class).failingFutureOnOwnExecutor("bad");
                 advance(context);
-                assertThat(result).failsWithin(Duration.ofSeconds(30)).withThrowableOfType(ExecutionException.class)
-                        .havingCause().isInstanceOf(IllegalArgumentException.class).withMessage("bad");
+                assertThat(result)
+                        .failsWithin(Duration.ofSeconds(30))
+                        .withThrowableOfType(ExecutionException.class)
+                        .havingCause()
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .withMessage("bad");
             });
         }
 
@@ -253,21 +282,30 @@ class WheelTimeoutExecutorTest {
             runner.withBean(Jobs.class).run(context -> {
                 CompletableFuture<String> result = context.getBean(Jobs.class).futureOnRefusingExecutor();
                 advance(context);
-                assertThat(result).failsWithin(Duration.ofSeconds(30)).withThrowableOfType(ExecutionException.class)
-                        .havingCause().isInstanceOf(RejectedExecutionException.class);
+                assertThat(result)
+                        .failsWithin(Duration.ofSeconds(30))
+                        .withThrowableOfType(ExecutionException.class)
+                        .havingCause()
+                        .isInstanceOf(RejectedExecutionException.class);
             });
         }
 
         /** The reproduction of issue 13, item 3: {@code wheel-timer.executor} names a refusing executor. */
         @Test
         void withTheRefusalOfTheTimersOwnExecutor() {
-            runner.withBean(Jobs.class).withPropertyValues("wheel-timer.executor=refusingExecutor").run(context -> {
-                CompletableFuture<String> result = context.getBean(Jobs.class).value("v");
-                advance(context);
-                assertThat(result).failsWithin(Duration.ofSeconds(30)).withThrowableOfType(ExecutionException.class)
-                        .havingCause().isInstanceOf(RejectedExecutionException.class);
-                assertThat(timer(context).stats().failed()).isEqualTo(1);
-            });
+            runner.withBean(Jobs.class)
+                    .withPropertyValues("wheel-timer.executor=refusingExecutor")
+                    .run(context -> {
+                        CompletableFuture<String> result =
+                                context.getBean(Jobs.class).value("v");
+                        advance(context);
+                        assertThat(result)
+                                .failsWithin(Duration.ofSeconds(30))
+                                .withThrowableOfType(ExecutionException.class)
+                                .havingCause()
+                                .isInstanceOf(RejectedExecutionException.class);
+                        assertThat(timer(context).stats().failed()).isEqualTo(1);
+                    });
         }
 
         @Test
@@ -297,7 +335,9 @@ class WheelTimeoutExecutorTest {
                 release.countDown();
                 assertThat(result).failsWithin(Duration.ofSeconds(30));
                 assertThat(result).isCancelled();
-                assertThat(calls(context).all()).as("never started after the stop").isEmpty();
+                assertThat(calls(context).all())
+                        .as("never started after the stop")
+                        .isEmpty();
             });
         }
     }
@@ -437,13 +477,11 @@ class WheelTimeoutExecutorTest {
 
     static class NotAnExecutor {
         @WheelTimeout(delay = "1s", executor = "calls")
-        public void run() {
-        }
+        public void run() {}
     }
 
     static class UnknownExecutor {
         @WheelTimeout(delay = "1s", executor = "nope")
-        public void run() {
-        }
+        public void run() {}
     }
 }

@@ -10,12 +10,10 @@ import java.util.logging.Logger;
 /** What the {@code @WheelTimeout} tests share: a record of the calls that ran, and log capture. */
 final class WheelTimeoutFixtures {
 
-    private WheelTimeoutFixtures() {
-    }
+    private WheelTimeoutFixtures() {}
 
     /** One run of an annotated method: which, with what arguments, on which thread. */
-    record Call(String method, List<Object> args, String thread) {
-    }
+    record Call(String method, List<Object> args, String thread) {}
 
     /** The runs of annotated methods, in order; a bean, so that the user beans can record into it. */
     static final class Calls {
@@ -38,7 +36,10 @@ final class WheelTimeoutFixtures {
     static String messages(Throwable failure) {
         StringBuilder all = new StringBuilder();
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            all.append(t.getClass().getName()).append(": ").append(t.getMessage()).append('\n');
+            all.append(t.getClass().getName())
+                    .append(": ")
+                    .append(t.getMessage())
+                    .append('\n');
         }
         return all.toString();
     }
@@ -66,8 +67,7 @@ final class WheelTimeoutFixtures {
         }
 
         @Override
-        public void flush() {
-        }
+        public void flush() {}
 
         @Override
         public void close() {

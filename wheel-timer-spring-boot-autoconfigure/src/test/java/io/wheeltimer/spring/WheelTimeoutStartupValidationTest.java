@@ -32,64 +32,77 @@ class WheelTimeoutStartupValidationTest {
 
     @Test
     void otherReturnTypeFailsStartup() {
-        runner.withBean(ReturnsString.class).run(context -> assertFailsNaming(context,
-                ReturnsString.class.getName() + ".name(String)", "returns java.lang.String",
-                "void, Timeout, CompletableFuture, CompletionStage or Future"));
+        runner.withBean(ReturnsString.class)
+                .run(context -> assertFailsNaming(
+                        context,
+                        ReturnsString.class.getName() + ".name(String)",
+                        "returns java.lang.String",
+                        "void, Timeout, CompletableFuture, CompletionStage or Future"));
     }
 
     @Test
     void primitiveReturnTypeFailsStartup() {
-        runner.withBean(ReturnsBoolean.class).run(context -> assertFailsNaming(context,
-                ReturnsBoolean.class.getName() + ".done(long)", "returns boolean"));
+        runner.withBean(ReturnsBoolean.class)
+                .run(context ->
+                        assertFailsNaming(context, ReturnsBoolean.class.getName() + ".done(long)", "returns boolean"));
     }
 
     @Test
     void objectReturnTypeFailsStartup() {
-        runner.withBean(ReturnsObject.class).run(context -> assertFailsNaming(context,
-                ReturnsObject.class.getName() + ".value()", "returns java.lang.Object"));
+        runner.withBean(ReturnsObject.class)
+                .run(context -> assertFailsNaming(
+                        context, ReturnsObject.class.getName() + ".value()", "returns java.lang.Object"));
     }
 
     @Test
     void unparsableDelayFailsStartup() {
-        runner.withBean(UnparsableDelay.class).run(context -> assertFailsNaming(context,
-                UnparsableDelay.class.getName() + ".run(String, int)", "'soon'", "is not a duration"));
+        runner.withBean(UnparsableDelay.class)
+                .run(context -> assertFailsNaming(
+                        context, UnparsableDelay.class.getName() + ".run(String, int)", "'soon'", "is not a duration"));
     }
 
     @Test
     void unparsablePlaceholderValueFailsStartupShowingTheResolvedValue() {
-        runner.withBean(PlaceholderDelay.class).withPropertyValues("my.delay=later").run(context ->
-                assertFailsNaming(context, PlaceholderDelay.class.getName() + ".run()",
-                        "'${my.delay}' (resolved to 'later')", "is not a duration"));
+        runner.withBean(PlaceholderDelay.class)
+                .withPropertyValues("my.delay=later")
+                .run(context -> assertFailsNaming(
+                        context,
+                        PlaceholderDelay.class.getName() + ".run()",
+                        "'${my.delay}' (resolved to 'later')",
+                        "is not a duration"));
     }
 
     @Test
     void negativeDelayFailsStartup() {
-        runner.withBean(NegativeDelay.class).run(context -> assertFailsNaming(context,
-                NegativeDelay.class.getName() + ".run(String)", "'-5s'", "is negative"));
+        runner.withBean(NegativeDelay.class)
+                .run(context -> assertFailsNaming(
+                        context, NegativeDelay.class.getName() + ".run(String)", "'-5s'", "is negative"));
     }
 
     @Test
     void negativePlainNumberFailsStartup() {
-        runner.withBean(NegativePlainNumber.class).run(context -> assertFailsNaming(context,
-                NegativePlainNumber.class.getName() + ".run()", "'-1'", "is negative", "seconds"));
+        runner.withBean(NegativePlainNumber.class)
+                .run(context -> assertFailsNaming(
+                        context, NegativePlainNumber.class.getName() + ".run()", "'-1'", "is negative", "seconds"));
     }
 
     @Test
     void emptyDelayFailsStartup() {
-        runner.withBean(EmptyDelay.class).run(context -> assertFailsNaming(context,
-                EmptyDelay.class.getName() + ".run(String)", "is empty"));
+        runner.withBean(EmptyDelay.class)
+                .run(context -> assertFailsNaming(context, EmptyDelay.class.getName() + ".run(String)", "is empty"));
     }
 
     @Test
     void placeholderResolvedToEmptyFailsStartup() {
-        runner.withBean(PlaceholderDelay.class).withPropertyValues("my.delay=").run(context ->
-                assertFailsNaming(context, PlaceholderDelay.class.getName() + ".run()", "is empty"));
+        runner.withBean(PlaceholderDelay.class)
+                .withPropertyValues("my.delay=")
+                .run(context -> assertFailsNaming(context, PlaceholderDelay.class.getName() + ".run()", "is empty"));
     }
 
     @Test
     void unresolvablePlaceholderFailsStartupNamingTheMethod() {
-        runner.withBean(PlaceholderDelay.class).run(context -> assertFailsNaming(context,
-                PlaceholderDelay.class.getName() + ".run()", "my.delay"));
+        runner.withBean(PlaceholderDelay.class)
+                .run(context -> assertFailsNaming(context, PlaceholderDelay.class.getName() + ".run()", "my.delay"));
     }
 
     @Test
@@ -102,41 +115,49 @@ class WheelTimeoutStartupValidationTest {
 
     @Test
     void finalMethodThatAProxyCannotInterceptFailsStartupNamingTheMethod() {
-        runner.withBean(FinalMethod.class).run(context -> assertFailsNaming(context,
-                FinalMethod.class.getName() + ".run()", "final"));
+        runner.withBean(FinalMethod.class)
+                .run(context -> assertFailsNaming(context, FinalMethod.class.getName() + ".run()", "final"));
     }
 
     @Test
     void delayTooLongForNanosecondsFailsStartupNamingTheMethod() {
-        runner.withBean(HugeDelay.class).run(context -> assertFailsNaming(context,
-                HugeDelay.class.getName() + ".run()", "300000d"));
+        runner.withBean(HugeDelay.class)
+                .run(context -> assertFailsNaming(context, HugeDelay.class.getName() + ".run()", "300000d"));
     }
 
     @Test
     void unknownTimerBeanFailsStartupListingTheTimers() {
-        runner.withBean(UnknownTimer.class).run(context -> assertFailsNaming(context,
-                UnknownTimer.class.getName() + ".run(String)", "timer 'nope'", "[wheelTimer]"));
+        runner.withBean(UnknownTimer.class)
+                .run(context -> assertFailsNaming(
+                        context, UnknownTimer.class.getName() + ".run(String)", "timer 'nope'", "[wheelTimer]"));
     }
 
     @Test
     void timerNamingABeanThatIsNoTimerFailsStartup() {
-        runner.withBean("notATimer", String.class, () -> "just a string").withBean(NotATimer.class)
-                .run(context -> assertFailsNaming(context, NotATimer.class.getName() + ".run()",
-                        "timer 'notATimer'", "is not the name of an io.wheeltimer.Timer bean"));
+        runner.withBean("notATimer", String.class, () -> "just a string")
+                .withBean(NotATimer.class)
+                .run(context -> assertFailsNaming(
+                        context,
+                        NotATimer.class.getName() + ".run()",
+                        "timer 'notATimer'",
+                        "is not the name of an io.wheeltimer.Timer bean"));
     }
 
     @Test
     void noTimerBeanAtAllFailsStartup() {
         // The post-processor without the auto-configuration, so that there is no Timer bean.
-        new ApplicationContextRunner().withUserConfiguration(PostProcessorOnly.class).withBean(Valid.class)
-                .run(context -> assertFailsNaming(context, Valid.class.getName() + ".run(String)",
-                        "no io.wheeltimer.Timer bean"));
+        new ApplicationContextRunner()
+                .withUserConfiguration(PostProcessorOnly.class)
+                .withBean(Valid.class)
+                .run(context -> assertFailsNaming(
+                        context, Valid.class.getName() + ".run(String)", "no io.wheeltimer.Timer bean"));
     }
 
     @Test
     void firstInvalidMethodOfABeanFailsStartupEvenIfOthersAreValid() {
-        runner.withBean(OneBadAmongGood.class).run(context -> assertFailsNaming(context,
-                OneBadAmongGood.class.getName() + ".bad(String)", "'eventually'"));
+        runner.withBean(OneBadAmongGood.class)
+                .run(context ->
+                        assertFailsNaming(context, OneBadAmongGood.class.getName() + ".bad(String)", "'eventually'"));
     }
 
     private static void assertFailsNaming(AssertableApplicationContext context, String... fragments) {
@@ -146,8 +167,7 @@ class WheelTimeoutStartupValidationTest {
 
     static class Valid {
         @WheelTimeout("1s")
-        public void run(String id) {
-        }
+        public void run(String id) {}
     }
 
     static class ReturnsString {
@@ -173,66 +193,55 @@ class WheelTimeoutStartupValidationTest {
 
     static class UnparsableDelay {
         @WheelTimeout("soon")
-        public void run(String id, int attempt) {
-        }
+        public void run(String id, int attempt) {}
     }
 
     static class PlaceholderDelay {
         @WheelTimeout("${my.delay}")
-        public void run() {
-        }
+        public void run() {}
     }
 
     static class NegativeDelay {
         @WheelTimeout("-5s")
-        public void run(String id) {
-        }
+        public void run(String id) {}
     }
 
     static class NegativePlainNumber {
         @WheelTimeout(delay = "-1", timeUnit = TimeUnit.SECONDS)
-        public void run() {
-        }
+        public void run() {}
     }
 
     static class EmptyDelay {
         @WheelTimeout
-        public void run(String id) {
-        }
+        public void run(String id) {}
     }
 
     static class FinalMethod {
         @WheelTimeout("1s")
-        public final void run() {
-        }
+        public final void run() {}
     }
 
     static class HugeDelay {
         @WheelTimeout("300000d")
-        public void run() {
-        }
+        public void run() {}
     }
 
     static class UnknownTimer {
         @WheelTimeout(delay = "1s", timer = "nope")
-        public void run(String id) {
-        }
+        public void run(String id) {}
     }
 
     static class NotATimer {
         @WheelTimeout(delay = "1s", timer = "notATimer")
-        public void run() {
-        }
+        public void run() {}
     }
 
     static class OneBadAmongGood {
         @WheelTimeout("1s")
-        public void good(String id) {
-        }
+        public void good(String id) {}
 
         @WheelTimeout("eventually")
-        public void bad(String id) {
-        }
+        public void bad(String id) {}
     }
 
     @Configuration(proxyBeanMethods = false)

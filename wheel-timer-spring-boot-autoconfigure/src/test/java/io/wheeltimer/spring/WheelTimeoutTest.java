@@ -100,7 +100,8 @@ class WheelTimeoutTest {
             ticker(context).advance(Duration.ofSeconds(20));
             assertThat(calls(context).all()).extracting(Call::args).containsExactly(List.of("ann", 1));
             ticker(context).advance(Duration.ofSeconds(10));
-            assertThat(calls(context).all()).extracting(Call::args)
+            assertThat(calls(context).all())
+                    .extracting(Call::args)
                     .containsExactly(List.of("ann", 1), List.of("bob", 2));
         });
     }
@@ -142,7 +143,8 @@ class WheelTimeoutTest {
     @Test
     void completableFutureCompletesWithTheMethodsResultAfterTheRun() throws Exception {
         runner.withBean(Reminders.class).run(context -> {
-            CompletableFuture<String> greeting = context.getBean(Reminders.class).greet("ann");
+            CompletableFuture<String> greeting =
+                    context.getBean(Reminders.class).greet("ann");
             assertThat(greeting).isNotDone();
 
             ticker(context).advance(THIRTY_SECONDS);
@@ -185,14 +187,18 @@ class WheelTimeoutTest {
             ticker(context).advance(THIRTY_SECONDS);
             // A plain Future (not a CompletionStage) is waited for off the worker thread.
             assertThat(greeting.get(10, TimeUnit.SECONDS)).isEqualTo("hello cy");
-            assertThat(calls(context).all()).singleElement().extracting(Call::thread).isEqualTo(WORKER);
+            assertThat(calls(context).all())
+                    .singleElement()
+                    .extracting(Call::thread)
+                    .isEqualTo(WORKER);
         });
     }
 
     @Test
     void cancellingTheCompletableFutureCancelsTheTimeout() {
         runner.withBean(Reminders.class).run(context -> {
-            CompletableFuture<String> greeting = context.getBean(Reminders.class).greet("ann");
+            CompletableFuture<String> greeting =
+                    context.getBean(Reminders.class).greet("ann");
 
             assertThat(greeting.cancel(false)).isTrue();
             ticker(context).advance(THIRTY_SECONDS.multipliedBy(2));
@@ -236,7 +242,8 @@ class WheelTimeoutTest {
     @Test
     void stoppingTheTimerCancelsThePendingFuture() {
         runner.withBean(Reminders.class).run(context -> {
-            CompletableFuture<String> greeting = context.getBean(Reminders.class).greet("ann");
+            CompletableFuture<String> greeting =
+                    context.getBean(Reminders.class).greet("ann");
             List<TimeoutInfo> upcoming = timer(context).upcoming(10);
             assertThat(upcoming).hasSize(1);
 
@@ -268,18 +275,22 @@ class WheelTimeoutTest {
 
     @Test
     void delayFromAPlaceholder() {
-        runner.withBean(PlaceholderDelay.class).withPropertyValues("my.delay=45s").run(context -> {
-            context.getBean(PlaceholderDelay.class).placeholder();
-            assertRunsExactlyAfter(context, Duration.ofSeconds(45), "placeholder");
-        });
+        runner.withBean(PlaceholderDelay.class)
+                .withPropertyValues("my.delay=45s")
+                .run(context -> {
+                    context.getBean(PlaceholderDelay.class).placeholder();
+                    assertRunsExactlyAfter(context, Duration.ofSeconds(45), "placeholder");
+                });
     }
 
     @Test
     void delayFromAPlaceholderInIsoForm() {
-        runner.withBean(PlaceholderDelay.class).withPropertyValues("my.delay=PT1M").run(context -> {
-            context.getBean(PlaceholderDelay.class).placeholder();
-            assertRunsExactlyAfter(context, Duration.ofMinutes(1), "placeholder");
-        });
+        runner.withBean(PlaceholderDelay.class)
+                .withPropertyValues("my.delay=PT1M")
+                .run(context -> {
+                    context.getBean(PlaceholderDelay.class).placeholder();
+                    assertRunsExactlyAfter(context, Duration.ofMinutes(1), "placeholder");
+                });
     }
 
     @Test
@@ -347,35 +358,40 @@ class WheelTimeoutTest {
 
     @Test
     void timerAttributePicksTheNamedTimerBean() {
-        runner.withUserConfiguration(TwoTimers.class).withBean(OnOtherTimer.class).run(context -> {
-            assertThat(context).doesNotHaveBean("wheelTimer"); // backs off for the user's timers
-            HashedWheelTimer main = context.getBean("main", HashedWheelTimer.class);
-            HashedWheelTimer other = context.getBean("other", HashedWheelTimer.class);
+        runner.withUserConfiguration(TwoTimers.class)
+                .withBean(OnOtherTimer.class)
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean("wheelTimer"); // backs off for the user's timers
+                    HashedWheelTimer main = context.getBean("main", HashedWheelTimer.class);
+                    HashedWheelTimer other = context.getBean("other", HashedWheelTimer.class);
 
-            context.getBean(OnOtherTimer.class).run("x");
+                    context.getBean(OnOtherTimer.class).run("x");
 
-            assertThat(other.stats().scheduled()).isEqualTo(1);
-            assertThat(main.stats().scheduled()).isZero();
-            assertThat(other.upcoming(10)).extracting(TimeoutInfo::task)
-                    .containsExactly(OnOtherTimer.class.getName() + ".run(String)");
-            ticker(context).advance(Duration.ofSeconds(1));
-            assertThat(calls(context).all()).containsExactly(new Call("run", List.of("x"), "other-wheel"));
-        });
+                    assertThat(other.stats().scheduled()).isEqualTo(1);
+                    assertThat(main.stats().scheduled()).isZero();
+                    assertThat(other.upcoming(10))
+                            .extracting(TimeoutInfo::task)
+                            .containsExactly(OnOtherTimer.class.getName() + ".run(String)");
+                    ticker(context).advance(Duration.ofSeconds(1));
+                    assertThat(calls(context).all()).containsExactly(new Call("run", List.of("x"), "other-wheel"));
+                });
     }
 
     @Test
     void withoutTimerAttributeThePrimaryTimerIsUsed() {
-        runner.withUserConfiguration(TwoTimersMainPrimary.class).withBean(Delays.class).run(context -> {
-            HashedWheelTimer main = context.getBean("main", HashedWheelTimer.class);
-            HashedWheelTimer other = context.getBean("other", HashedWheelTimer.class);
+        runner.withUserConfiguration(TwoTimersMainPrimary.class)
+                .withBean(Delays.class)
+                .run(context -> {
+                    HashedWheelTimer main = context.getBean("main", HashedWheelTimer.class);
+                    HashedWheelTimer other = context.getBean("other", HashedWheelTimer.class);
 
-            context.getBean(Delays.class).simple();
+                    context.getBean(Delays.class).simple();
 
-            assertThat(main.stats().scheduled()).isEqualTo(1);
-            assertThat(other.stats().scheduled()).isZero();
-            ticker(context).advance(THIRTY_SECONDS);
-            assertThat(calls(context).all()).extracting(Call::thread).containsExactly("main-wheel");
-        });
+                    assertThat(main.stats().scheduled()).isEqualTo(1);
+                    assertThat(other.stats().scheduled()).isZero();
+                    ticker(context).advance(THIRTY_SECONDS);
+                    assertThat(calls(context).all()).extracting(Call::thread).containsExactly("main-wheel");
+                });
     }
 
     @Test
@@ -385,7 +401,8 @@ class WheelTimeoutTest {
 
             context.getBean(Delays.class).simple();
 
-            assertThat(context.getBean("mine", HashedWheelTimer.class).stats().scheduled()).isEqualTo(1);
+            assertThat(context.getBean("mine", HashedWheelTimer.class).stats().scheduled())
+                    .isEqualTo(1);
             ticker(context).advance(THIRTY_SECONDS);
             assertThat(calls(context).all()).extracting(Call::thread).containsExactly("my-wheel");
         });
@@ -426,12 +443,12 @@ class WheelTimeoutTest {
             reminders.remind("secret-argument", 42);
             reminders.greet("other-secret");
 
-            assertThat(timer(context).upcoming(10)).extracting(TimeoutInfo::task)
+            assertThat(timer(context).upcoming(10))
+                    .extracting(TimeoutInfo::task)
                     .containsExactlyInAnyOrder(
                             Reminders.class.getName() + ".remind(String, int)",
                             Reminders.class.getName() + ".greet(String)")
-                    .allSatisfy(task -> assertThat(task)
-                            .doesNotContain("$$", "CGLIB", "SpringCGLIB", "secret", "42"));
+                    .allSatisfy(task -> assertThat(task).doesNotContain("$$", "CGLIB", "SpringCGLIB", "secret", "42"));
         });
     }
 
@@ -440,7 +457,8 @@ class WheelTimeoutTest {
         runner.withBean(Delays.class).run(context -> {
             context.getBean(Delays.class).batch(new String[] {"a"}, List.of(1), new int[] {2});
 
-            assertThat(timer(context).upcoming(10)).extracting(TimeoutInfo::task)
+            assertThat(timer(context).upcoming(10))
+                    .extracting(TimeoutInfo::task)
                     .containsExactly(Delays.class.getName() + ".batch(String[], List, int[])");
         });
     }
@@ -448,32 +466,35 @@ class WheelTimeoutTest {
     @Test
     void taskOfAnInterfaceBasedBeanIsDescribedAsTheImplementationClass() {
         runner.withBean("englishGreeter", Greeter.class, EnglishGreeter::new).run(context -> {
-                    Greeter greeter = context.getBean(Greeter.class);
-                    assertThat(AopUtils.isJdkDynamicProxy(greeter)).isTrue();
+            Greeter greeter = context.getBean(Greeter.class);
+            assertThat(AopUtils.isJdkDynamicProxy(greeter)).isTrue();
 
-                    greeter.greet("ann", 2);
+            greeter.greet("ann", 2);
 
-                    assertThat(timer(context).upcoming(10)).extracting(TimeoutInfo::task)
-                            .containsExactly(EnglishGreeter.class.getName() + ".greet(String, int)");
-                    ticker(context).advance(Duration.ofSeconds(1));
-                    assertThat(timer(context).stats().expired()).isEqualTo(1);
-                });
+            assertThat(timer(context).upcoming(10))
+                    .extracting(TimeoutInfo::task)
+                    .containsExactly(EnglishGreeter.class.getName() + ".greet(String, int)");
+            ticker(context).advance(Duration.ofSeconds(1));
+            assertThat(timer(context).stats().expired()).isEqualTo(1);
+        });
     }
 
     @Test
     void annotationOnTheInterfaceMethodApplies() {
-        runner.withBean("politeGreeter", AnnotatedGreeter.class, PoliteGreeter::new).run(context -> {
-            AnnotatedGreeter greeter = context.getBean(AnnotatedGreeter.class);
-            PoliteGreeter target = (PoliteGreeter) AopTestUtils.getTargetObject(greeter);
+        runner.withBean("politeGreeter", AnnotatedGreeter.class, PoliteGreeter::new)
+                .run(context -> {
+                    AnnotatedGreeter greeter = context.getBean(AnnotatedGreeter.class);
+                    PoliteGreeter target = (PoliteGreeter) AopTestUtils.getTargetObject(greeter);
 
-            greeter.greet("bob");
+                    greeter.greet("bob");
 
-            assertThat(target.greeted).isEmpty();
-            assertThat(timer(context).upcoming(10)).extracting(TimeoutInfo::task)
-                    .containsExactly(PoliteGreeter.class.getName() + ".greet(String)");
-            ticker(context).advance(Duration.ofSeconds(2));
-            assertThat(target.greeted).containsExactly("bob");
-        });
+                    assertThat(target.greeted).isEmpty();
+                    assertThat(timer(context).upcoming(10))
+                            .extracting(TimeoutInfo::task)
+                            .containsExactly(PoliteGreeter.class.getName() + ".greet(String)");
+                    ticker(context).advance(Duration.ofSeconds(2));
+                    assertThat(target.greeted).containsExactly("bob");
+                });
     }
 
     @Test
@@ -484,22 +505,28 @@ class WheelTimeoutTest {
 
             handler.handle("order-1");
 
-            assertThat(timer(context).upcoming(10)).extracting(TimeoutInfo::task)
+            assertThat(timer(context).upcoming(10))
+                    .extracting(TimeoutInfo::task)
                     .containsExactly(OrderHandler.class.getName() + ".handle(String)");
             ticker(context).advance(Duration.ofSeconds(1));
-            assertThat(((OrderHandler) AopTestUtils.getTargetObject(handler)).handled).containsExactly("order-1");
+            assertThat(((OrderHandler) AopTestUtils.getTargetObject(handler)).handled)
+                    .containsExactly("order-1");
         });
     }
 
     @Test
     void inheritedMethodIsDescribedAsEachBeansOwnClass() {
-        runner.withBean("jobA", JobA.class, JobA::new).withBean("jobB", JobB.class, JobB::new).run(context -> {
-            context.getBean(JobA.class).fire("a");
-            context.getBean(JobB.class).fire("b");
+        runner.withBean("jobA", JobA.class, JobA::new)
+                .withBean("jobB", JobB.class, JobB::new)
+                .run(context -> {
+                    context.getBean(JobA.class).fire("a");
+                    context.getBean(JobB.class).fire("b");
 
-            assertThat(timer(context).upcoming(10)).extracting(TimeoutInfo::task).containsExactlyInAnyOrder(
-                    JobA.class.getName() + ".fire(String)", JobB.class.getName() + ".fire(String)");
-        });
+                    assertThat(timer(context).upcoming(10))
+                            .extracting(TimeoutInfo::task)
+                            .containsExactlyInAnyOrder(
+                                    JobA.class.getName() + ".fire(String)", JobB.class.getName() + ".fire(String)");
+                });
     }
 
     @Test
@@ -507,7 +534,8 @@ class WheelTimeoutTest {
         runner.withBean("jobB", JobB.class, JobB::new).run(context -> {
             context.getBean(JobB.class).fire("b");
 
-            assertThat(timer(context).upcoming(10)).extracting(TimeoutInfo::task)
+            assertThat(timer(context).upcoming(10))
+                    .extracting(TimeoutInfo::task)
                     .containsExactly(JobB.class.getName() + ".fire(String)");
         });
     }
@@ -578,8 +606,11 @@ class WheelTimeoutTest {
             ticker(context).advance(THIRTY_SECONDS);
 
             assertThat(result).isCompletedExceptionally();
-            assertThatExceptionOfType(ExecutionException.class).isThrownBy(result::get)
-                    .havingCause().isInstanceOf(IllegalStateException.class).withMessage("boom-future");
+            assertThatExceptionOfType(ExecutionException.class)
+                    .isThrownBy(result::get)
+                    .havingCause()
+                    .isInstanceOf(IllegalStateException.class)
+                    .withMessage("boom-future");
             assertThat(timer(context).stats().failed()).isZero();
             assertThat(timer(context).stats().expired()).isEqualTo(1);
         });
@@ -592,8 +623,11 @@ class WheelTimeoutTest {
 
             ticker(context).advance(THIRTY_SECONDS);
 
-            assertThatExceptionOfType(ExecutionException.class).isThrownBy(result::get)
-                    .havingCause().isInstanceOf(java.io.IOException.class).withMessage("io");
+            assertThatExceptionOfType(ExecutionException.class)
+                    .isThrownBy(result::get)
+                    .havingCause()
+                    .isInstanceOf(java.io.IOException.class)
+                    .withMessage("io");
             assertThat(timer(context).stats().failed()).isZero();
         });
     }
@@ -605,8 +639,11 @@ class WheelTimeoutTest {
 
             ticker(context).advance(THIRTY_SECONDS);
 
-            assertThatExceptionOfType(ExecutionException.class).isThrownBy(result::get)
-                    .havingCause().isInstanceOf(IllegalStateException.class).withMessage("own-failure");
+            assertThatExceptionOfType(ExecutionException.class)
+                    .isThrownBy(result::get)
+                    .havingCause()
+                    .isInstanceOf(IllegalStateException.class)
+                    .withMessage("own-failure");
             assertThat(timer(context).stats().failed()).isZero();
         });
     }
@@ -620,7 +657,9 @@ class WheelTimeoutTest {
 
             assertThatExceptionOfType(ExecutionException.class)
                     .isThrownBy(() -> result.get(10, TimeUnit.SECONDS))
-                    .havingCause().isInstanceOf(IllegalStateException.class).withMessage("plain-failure");
+                    .havingCause()
+                    .isInstanceOf(IllegalStateException.class)
+                    .withMessage("plain-failure");
         });
     }
 
@@ -632,8 +671,11 @@ class WheelTimeoutTest {
             ticker(context).advance(THIRTY_SECONDS);
 
             assertThat(result).isCompletedExceptionally();
-            assertThatExceptionOfType(ExecutionException.class).isThrownBy(result::get)
-                    .havingCause().isInstanceOf(AssertionError.class).withMessage("error");
+            assertThatExceptionOfType(ExecutionException.class)
+                    .isThrownBy(result::get)
+                    .havingCause()
+                    .isInstanceOf(AssertionError.class)
+                    .withMessage("error");
         });
     }
 
@@ -659,7 +701,8 @@ class WheelTimeoutTest {
             reminders.greet("before"); // the timer has started and resolved
             timer(context).stop();
 
-            assertThatIllegalStateException().isThrownBy(() -> reminders.greet("after"))
+            assertThatIllegalStateException()
+                    .isThrownBy(() -> reminders.greet("after"))
                     .withMessageContaining("stopped")
                     .withMessageContaining(Reminders.class.getName() + ".greet(String)");
         });
@@ -672,24 +715,27 @@ class WheelTimeoutTest {
             bean[0] = context.getBean(Reminders.class);
             bean[0].remind("warm-up", 0);
         });
-        assertThatIllegalStateException().isThrownBy(() -> bean[0].remind("late", 1))
+        assertThatIllegalStateException()
+                .isThrownBy(() -> bean[0].remind("late", 1))
                 .withMessageContaining("stopped");
     }
 
     @Test
     void callBeyondMaxPendingTimeoutsIsRejected() {
-        runner.withPropertyValues("wheel-timer.max-pending-timeouts=1").withBean(Reminders.class).run(context -> {
-            Reminders reminders = context.getBean(Reminders.class);
-            reminders.remind("ann", 1);
+        runner.withPropertyValues("wheel-timer.max-pending-timeouts=1")
+                .withBean(Reminders.class)
+                .run(context -> {
+                    Reminders reminders = context.getBean(Reminders.class);
+                    reminders.remind("ann", 1);
 
-            assertThatExceptionOfType(RejectedExecutionException.class)
-                    .isThrownBy(() -> reminders.remind("bob", 2))
-                    .withMessage("Number of pending timeouts (2) is greater than or equal to maximum allowed"
-                            + " pending timeouts (1)");
-            ticker(context).advance(THIRTY_SECONDS);
-            assertThat(calls(context).all()).extracting(Call::args).containsExactly(List.of("ann", 1));
-            assertThat(timer(context).stats().rejected()).isEqualTo(1);
-        });
+                    assertThatExceptionOfType(RejectedExecutionException.class)
+                            .isThrownBy(() -> reminders.remind("bob", 2))
+                            .withMessage("Number of pending timeouts (2) is greater than or equal to maximum allowed"
+                                    + " pending timeouts (1)");
+                    ticker(context).advance(THIRTY_SECONDS);
+                    assertThat(calls(context).all()).extracting(Call::args).containsExactly(List.of("ann", 1));
+                    assertThat(timer(context).stats().rejected()).isEqualTo(1);
+                });
     }
 
     // --- concurrency --------------------------------------------------------------------------
@@ -744,18 +790,23 @@ class WheelTimeoutTest {
 
     @Test
     void disabledStarterRunsAnnotatedMethodsAtOnceOnTheCallersThread() {
-        runner.withPropertyValues("wheel-timer.enabled=false").withBean(Reminders.class).run(context -> {
-            assertThat(context).hasNotFailed();
-            assertThat(context).doesNotHaveBean(WheelTimeoutBeanPostProcessor.class);
-            assertThat(context).doesNotHaveBean(Timer.class);
-            Reminders reminders = context.getBean(Reminders.class);
-            assertThat(AopUtils.isAopProxy(reminders)).isFalse();
+        runner.withPropertyValues("wheel-timer.enabled=false")
+                .withBean(Reminders.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).doesNotHaveBean(WheelTimeoutBeanPostProcessor.class);
+                    assertThat(context).doesNotHaveBean(Timer.class);
+                    Reminders reminders = context.getBean(Reminders.class);
+                    assertThat(AopUtils.isAopProxy(reminders)).isFalse();
 
-            reminders.remind("ann", 1);
+                    reminders.remind("ann", 1);
 
-            assertThat(calls(context).all())
-                    .containsExactly(new Call("remind", List.of("ann", 1), Thread.currentThread().getName()));
-        });
+                    assertThat(calls(context).all())
+                            .containsExactly(new Call(
+                                    "remind",
+                                    List.of("ann", 1),
+                                    Thread.currentThread().getName()));
+                });
     }
 
     @Test
@@ -765,14 +816,18 @@ class WheelTimeoutTest {
 
     @Test
     void userBeanPostProcessorReplacesTheAutoConfiguredOne() {
-        runner.withUserConfiguration(OwnPostProcessor.class).withBean(Reminders.class).run(context -> {
-            assertThat(context).getBeans(WheelTimeoutBeanPostProcessor.class).containsOnlyKeys("mine");
+        runner.withUserConfiguration(OwnPostProcessor.class)
+                .withBean(Reminders.class)
+                .run(context -> {
+                    assertThat(context)
+                            .getBeans(WheelTimeoutBeanPostProcessor.class)
+                            .containsOnlyKeys("mine");
 
-            context.getBean(Reminders.class).remind("ann", 1);
-            assertThat(calls(context).all()).isEmpty();
-            ticker(context).advance(THIRTY_SECONDS);
-            assertThat(calls(context).methods()).containsExactly("remind");
-        });
+                    context.getBean(Reminders.class).remind("ann", 1);
+                    assertThat(calls(context).all()).isEmpty();
+                    ticker(context).advance(THIRTY_SECONDS);
+                    assertThat(calls(context).methods()).containsExactly("remind");
+                });
     }
 
     // --- helpers ------------------------------------------------------------------------------
@@ -791,8 +846,10 @@ class WheelTimeoutTest {
 
     /** The one pending call is due exactly {@code delay} from now (a multiple of the 100 ms tick). */
     private static void assertRunsExactlyAfter(AssertableApplicationContext context, Duration delay, String method) {
-        assertThat(timer(context).upcoming(10)).singleElement()
-                .extracting(TimeoutInfo::remaining).isEqualTo(delay);
+        assertThat(timer(context).upcoming(10))
+                .singleElement()
+                .extracting(TimeoutInfo::remaining)
+                .isEqualTo(delay);
         ticker(context).advance(delay.minusMillis(1));
         assertThat(calls(context).all()).isEmpty();
         ticker(context).advance(Duration.ofMillis(1));
@@ -801,10 +858,14 @@ class WheelTimeoutTest {
 
     private static void assertFailureLogged(TimerLog log, String description, String message) {
         // Filtered by the description: other timers of the JVM may log meanwhile.
-        assertThat(log.records()).filteredOn(r -> r.getMessage().contains(description))
-                .singleElement().satisfies((LogRecord r) -> {
+        assertThat(log.records())
+                .filteredOn(r -> r.getMessage().contains(description))
+                .singleElement()
+                .satisfies((LogRecord r) -> {
                     assertThat(r.getLevel().intValue()).isGreaterThanOrEqualTo(Level.WARNING.intValue());
-                    assertThat(r.getThrown()).isInstanceOf(IllegalStateException.class).hasMessage(message);
+                    assertThat(r.getThrown())
+                            .isInstanceOf(IllegalStateException.class)
+                            .hasMessage(message);
                 });
     }
 
@@ -990,8 +1051,7 @@ class WheelTimeoutTest {
     static class EnglishGreeter implements Greeter {
         @Override
         @WheelTimeout("1s")
-        public void greet(String who, int times) {
-        }
+        public void greet(String who, int times) {}
     }
 
     interface AnnotatedGreeter {
@@ -1024,15 +1084,12 @@ class WheelTimeoutTest {
 
     abstract static class Job {
         @WheelTimeout("1s")
-        public void fire(String id) {
-        }
+        public void fire(String id) {}
     }
 
-    static class JobA extends Job {
-    }
+    static class JobA extends Job {}
 
-    static class JobB extends Job {
-    }
+    static class JobB extends Job {}
 
     static class OnOtherTimer {
         final Calls calls;

@@ -24,8 +24,8 @@ import org.springframework.context.annotation.Configuration;
 /** The auto-configured timer: defaults, properties, back-off and the values it refuses. */
 class WheelTimerAutoConfigurationTest {
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(WheelTimerAutoConfiguration.class));
+    private final ApplicationContextRunner runner =
+            new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(WheelTimerAutoConfiguration.class));
 
     @Test
     void providesAWheelTimerBeanInjectableAsTimerWithNettysDefaults() {
@@ -53,7 +53,9 @@ class WheelTimerAutoConfigurationTest {
                 .run(context -> {
                     HashedWheelTimer timer = context.getBean(HashedWheelTimer.class);
                     assertThat(timer.tickDuration()).isEqualTo(Duration.ofMillis(10));
-                    assertThat(timer.ticksPerWheel()).as("rounded up to a power of two").isEqualTo(128);
+                    assertThat(timer.ticksPerWheel())
+                            .as("rounded up to a power of two")
+                            .isEqualTo(128);
                     assertThat(timer.maxPendingTimeouts()).isEqualTo(1000);
                     assertThat(timer.isHierarchical()).isFalse();
                     assertThat(timer.name()).isEqualTo("deadlines");
@@ -127,8 +129,10 @@ class WheelTimerAutoConfigurationTest {
 
     @Test
     void refusesANegativeAwaitTerminationPeriod() {
-        assertRefused("wheel-timer.shutdown.await-termination-period=-1s",
-                "wheel-timer.shutdown.await-termination-period", "0s or longer");
+        assertRefused(
+                "wheel-timer.shutdown.await-termination-period=-1s",
+                "wheel-timer.shutdown.await-termination-period",
+                "0s or longer");
     }
 
     @Test
@@ -143,7 +147,8 @@ class WheelTimerAutoConfigurationTest {
                     .rootCause()
                     .isInstanceOf(InvalidConfigurationPropertyValueException.class)
                     .satisfies(e -> {
-                        InvalidConfigurationPropertyValueException invalid = (InvalidConfigurationPropertyValueException) e;
+                        InvalidConfigurationPropertyValueException invalid =
+                                (InvalidConfigurationPropertyValueException) e;
                         assertThat(invalid.getName()).isEqualTo(key);
                         assertThat(invalid.getReason()).contains(allowed);
                     });

@@ -56,7 +56,9 @@ public class WheelTimerEndpoint {
         List<UpcomingTimeout> upcoming;
         String unavailable = null;
         try {
-            upcoming = timer.upcoming(UPCOMING_LIMIT).stream().map(UpcomingTimeout::of).toList();
+            upcoming = timer.upcoming(UPCOMING_LIMIT).stream()
+                    .map(UpcomingTimeout::of)
+                    .toList();
         } catch (IllegalStateException busy) {
             // A task holds the worker: the summary (tickLag above all) is what helps now.
             upcoming = List.of();
@@ -74,30 +76,55 @@ public class WheelTimerEndpoint {
             return notFound(name, all);
         }
         int unprocessed = timer.stop().size();
-        return new WebEndpointResponse<>(new StoppedDescriptor(name, timer.state().name(), unprocessed));
+        return new WebEndpointResponse<>(
+                new StoppedDescriptor(name, timer.state().name(), unprocessed));
     }
 
     private static WebEndpointResponse<Object> notFound(String name, Map<String, HashedWheelTimer> all) {
-        ProblemDescriptor problem = new ProblemDescriptor("about:blank", "Not Found", WebEndpointResponse.STATUS_NOT_FOUND,
+        ProblemDescriptor problem = new ProblemDescriptor(
+                "about:blank",
+                "Not Found",
+                WebEndpointResponse.STATUS_NOT_FOUND,
                 "No HashedWheelTimer bean is named '" + name + "'; the timers are " + all.keySet(),
                 List.copyOf(all.keySet()));
         return new WebEndpointResponse<>(problem, WebEndpointResponse.STATUS_NOT_FOUND, PROBLEM_JSON);
     }
 
     /** Every timer's summary by bean name. */
-    public record TimersDescriptor(Map<String, TimerDescriptor> timers) implements OperationResponseBody {
-    }
+    public record TimersDescriptor(Map<String, TimerDescriptor> timers) implements OperationResponseBody {}
 
     /** One timer's settings and counts; durations as ISO-8601 strings. */
-    public record TimerDescriptor(String state, String tickDuration, int ticksPerWheel, long maxPendingTimeouts,
-            boolean hierarchical, long pending, long scheduled, long expired, long cancelled, long rejected,
-            long failed, long ticks, String tickLag) implements OperationResponseBody {
+    public record TimerDescriptor(
+            String state,
+            String tickDuration,
+            int ticksPerWheel,
+            long maxPendingTimeouts,
+            boolean hierarchical,
+            long pending,
+            long scheduled,
+            long expired,
+            long cancelled,
+            long rejected,
+            long failed,
+            long ticks,
+            String tickLag)
+            implements OperationResponseBody {
 
         static TimerDescriptor of(HashedWheelTimer timer) {
             TimerStats stats = timer.stats();
-            return new TimerDescriptor(stats.state().name(), timer.tickDuration().toString(), timer.ticksPerWheel(),
-                    timer.maxPendingTimeouts(), timer.isHierarchical(), stats.pending(), stats.scheduled(),
-                    stats.expired(), stats.cancelled(), stats.rejected(), stats.failed(), stats.ticks(),
+            return new TimerDescriptor(
+                    stats.state().name(),
+                    timer.tickDuration().toString(),
+                    timer.ticksPerWheel(),
+                    timer.maxPendingTimeouts(),
+                    timer.isHierarchical(),
+                    stats.pending(),
+                    stats.scheduled(),
+                    stats.expired(),
+                    stats.cancelled(),
+                    stats.rejected(),
+                    stats.failed(),
+                    stats.ticks(),
                     stats.tickLag().toString());
         }
     }
@@ -106,16 +133,42 @@ public class WheelTimerEndpoint {
      * One timer's summary fields, then its soonest pending timeouts; {@code upcomingUnavailable}
      * (only when a task holds the worker) says why the list is empty.
      */
-    public record TimerDetailDescriptor(String state, String tickDuration, int ticksPerWheel, long maxPendingTimeouts,
-            boolean hierarchical, long pending, long scheduled, long expired, long cancelled, long rejected,
-            long failed, long ticks, String tickLag, List<UpcomingTimeout> upcoming, String upcomingUnavailable)
+    public record TimerDetailDescriptor(
+            String state,
+            String tickDuration,
+            int ticksPerWheel,
+            long maxPendingTimeouts,
+            boolean hierarchical,
+            long pending,
+            long scheduled,
+            long expired,
+            long cancelled,
+            long rejected,
+            long failed,
+            long ticks,
+            String tickLag,
+            List<UpcomingTimeout> upcoming,
+            String upcomingUnavailable)
             implements OperationResponseBody {
 
         static TimerDetailDescriptor of(HashedWheelTimer timer, List<UpcomingTimeout> upcoming, String unavailable) {
             TimerDescriptor s = TimerDescriptor.of(timer);
-            return new TimerDetailDescriptor(s.state(), s.tickDuration(), s.ticksPerWheel(), s.maxPendingTimeouts(),
-                    s.hierarchical(), s.pending(), s.scheduled(), s.expired(), s.cancelled(), s.rejected(),
-                    s.failed(), s.ticks(), s.tickLag(), upcoming, unavailable);
+            return new TimerDetailDescriptor(
+                    s.state(),
+                    s.tickDuration(),
+                    s.ticksPerWheel(),
+                    s.maxPendingTimeouts(),
+                    s.hierarchical(),
+                    s.pending(),
+                    s.scheduled(),
+                    s.expired(),
+                    s.cancelled(),
+                    s.rejected(),
+                    s.failed(),
+                    s.ticks(),
+                    s.tickLag(),
+                    upcoming,
+                    unavailable);
         }
     }
 
@@ -128,11 +181,9 @@ public class WheelTimerEndpoint {
     }
 
     /** The answer to a stop. */
-    public record StoppedDescriptor(String name, String state, int unprocessed) implements OperationResponseBody {
-    }
+    public record StoppedDescriptor(String name, String state, int unprocessed) implements OperationResponseBody {}
 
     /** An RFC 9457 problem detail; {@code timers} lists the names that are known. */
     public record ProblemDescriptor(String type, String title, int status, String detail, List<String> timers)
-            implements OperationResponseBody {
-    }
+            implements OperationResponseBody {}
 }

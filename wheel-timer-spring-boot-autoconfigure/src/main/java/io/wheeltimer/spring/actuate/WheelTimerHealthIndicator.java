@@ -38,7 +38,8 @@ public class WheelTimerHealthIndicator extends AbstractHealthIndicator {
     protected void doHealthCheck(Health.Builder builder) {
         TimerStats stats = timer.stats();
         Duration maxLag = timer.tickDuration().multipliedBy(MAX_LAG_TICKS);
-        boolean up = stats.state() != HashedWheelTimer.State.SHUTDOWN && stats.tickLag().compareTo(maxLag) <= 0;
+        boolean up = stats.state() != HashedWheelTimer.State.SHUTDOWN
+                && stats.tickLag().compareTo(maxLag) <= 0;
         Map<String, Object> detail = new LinkedHashMap<>();
         detail.put("state", stats.state().name());
         detail.put("pending", stats.pending());

@@ -8,8 +8,7 @@ import org.springframework.beans.factory.ListableBeanFactory;
 /** Every {@link HashedWheelTimer} bean by name, as the meters, the endpoint and the health indicator see them. */
 final class TimerBeans {
 
-    private TimerBeans() {
-    }
+    private TimerBeans() {}
 
     /**
      * Looked up on each call, so timers declared as {@code Timer} or created later are included.

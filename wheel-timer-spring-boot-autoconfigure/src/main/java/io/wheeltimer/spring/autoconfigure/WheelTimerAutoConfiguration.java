@@ -62,15 +62,21 @@ public final class WheelTimerAutoConfiguration {
 
     /** Stops every {@code HashedWheelTimer} bean when the context closes, after the await period. */
     @Bean
-    WheelTimerShutdown wheelTimerShutdown(ApplicationContext context, WheelTimerProperties properties,
-            ObjectProvider<Ticker> ticker, ObjectProvider<WheelTimeoutBeanPostProcessor> postProcessor) {
+    WheelTimerShutdown wheelTimerShutdown(
+            ApplicationContext context,
+            WheelTimerProperties properties,
+            ObjectProvider<Ticker> ticker,
+            ObjectProvider<WheelTimeoutBeanPostProcessor> postProcessor) {
         Duration period = properties.getShutdown().getAwaitTerminationPeriod();
         if (period == null || period.isNegative()) {
             throw new InvalidConfigurationPropertyValueException(
                     "wheel-timer.shutdown.await-termination-period", period, "must be 0s or longer");
         }
         WheelTimeoutBeanPostProcessor calls = postProcessor.getIfUnique();
-        return new WheelTimerShutdown(context, period, ticker.getIfUnique(Ticker::system),
+        return new WheelTimerShutdown(
+                context,
+                period,
+                ticker.getIfUnique(Ticker::system),
                 calls != null ? calls::callsWaitingToStart : timer -> 0);
     }
 
@@ -89,13 +95,16 @@ public final class WheelTimerAutoConfiguration {
             try {
                 return builder.build();
             } catch (IllegalArgumentException e) {
-                throw new InvalidConfigurationPropertyValueException("wheel-timer.tick-duration",
-                        properties.getTickDuration(), "tick-duration times ticks-per-wheel ("
-                                + properties.getTicksPerWheel() + ") must fit in a long of nanoseconds: " + e.getMessage());
+                throw new InvalidConfigurationPropertyValueException(
+                        "wheel-timer.tick-duration",
+                        properties.getTickDuration(),
+                        "tick-duration times ticks-per-wheel (" + properties.getTicksPerWheel()
+                                + ") must fit in a long of nanoseconds: " + e.getMessage());
             }
         }
 
-        static HashedWheelTimer.Builder configuredBuilder(WheelTimerProperties properties, ObjectProvider<Ticker> ticker) {
+        static HashedWheelTimer.Builder configuredBuilder(
+                WheelTimerProperties properties, ObjectProvider<Ticker> ticker) {
             return HashedWheelTimer.builder()
                     .tickDuration(tickDuration(properties))
                     .ticksPerWheel(ticksPerWheel(properties))
@@ -117,7 +126,9 @@ public final class WheelTimerAutoConfiguration {
         private static Duration tickDuration(WheelTimerProperties properties) {
             Duration tick = properties.getTickDuration();
             if (tick == null || tick.compareTo(MIN_TICK) < 0) {
-                throw new InvalidConfigurationPropertyValueException("wheel-timer.tick-duration", tick,
+                throw new InvalidConfigurationPropertyValueException(
+                        "wheel-timer.tick-duration",
+                        tick,
                         "must be at least 1ms (a duration such as 1ms, 100ms, 1s or PT0.1S)");
             }
             return tick;
@@ -126,7 +137,9 @@ public final class WheelTimerAutoConfiguration {
         private static int ticksPerWheel(WheelTimerProperties properties) {
             int ticks = properties.getTicksPerWheel();
             if (ticks < 1 || ticks > HashedWheelTimer.MAX_TICKS_PER_WHEEL) {
-                throw new InvalidConfigurationPropertyValueException("wheel-timer.ticks-per-wheel", ticks,
+                throw new InvalidConfigurationPropertyValueException(
+                        "wheel-timer.ticks-per-wheel",
+                        ticks,
                         "must be from 1 to 1073741824 (2^30); it is rounded up to a power of two");
             }
             return ticks;
@@ -140,11 +153,15 @@ public final class WheelTimerAutoConfiguration {
             try {
                 return beanFactory.getBean(name, Executor.class);
             } catch (BeanNotOfRequiredTypeException e) {
-                throw new InvalidConfigurationPropertyValueException("wheel-timer.executor", name,
+                throw new InvalidConfigurationPropertyValueException(
+                        "wheel-timer.executor",
+                        name,
                         "the bean '" + name + "' is a " + e.getActualType().getName() + ", not an Executor;"
                                 + " name an Executor bean, or leave it empty to run tasks on the worker thread");
             } catch (NoSuchBeanDefinitionException e) {
-                throw new InvalidConfigurationPropertyValueException("wheel-timer.executor", name,
+                throw new InvalidConfigurationPropertyValueException(
+                        "wheel-timer.executor",
+                        name,
                         "there is no bean named '" + name + "'; name an Executor bean,"
                                 + " or leave it empty to run tasks on the worker thread");
             }

@@ -29,13 +29,16 @@ class WheelTimerBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
         ConfigurationProperty property = cause.getProperty();
-        String name = property != null ? property.getName().toString() : cause.getName().toString();
+        String name = property != null
+                ? property.getName().toString()
+                : cause.getName().toString();
         if (!name.startsWith("wheel-timer.")) {
             return null;
         }
         Object value = property != null ? property.getValue() : null;
         Origin origin = property != null && property.getOrigin() != null ? property.getOrigin() : Origin.from(cause);
-        String allowed = ALLOWED.getOrDefault(name, allowedFor(cause.getTarget().getType().resolve(Object.class)));
+        String allowed = ALLOWED.getOrDefault(
+                name, allowedFor(cause.getTarget().getType().resolve(Object.class)));
         String description = "Invalid value '" + value + "' for configuration property '" + name + "'"
                 + (origin != null ? " (originating from '" + origin + "')" : "") + ".\n\nIt must be " + allowed + ".";
         return new FailureAnalysis(description, "Update '" + name + "' to " + allowed + ".", cause);

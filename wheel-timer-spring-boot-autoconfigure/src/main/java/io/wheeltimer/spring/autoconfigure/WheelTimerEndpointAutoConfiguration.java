@@ -11,9 +11,11 @@ import org.springframework.context.annotation.Configuration;
 
 /** The {@code wheeltimer} actuator endpoint, when the actuator is on the classpath. */
 @AutoConfiguration(after = WheelTimerAutoConfiguration.class)
-@ConditionalOnClass(name = {
-        "org.springframework.boot.actuate.endpoint.annotation.Endpoint",
-        "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint"})
+@ConditionalOnClass(
+        name = {
+            "org.springframework.boot.actuate.endpoint.annotation.Endpoint",
+            "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint"
+        })
 public final class WheelTimerEndpointAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)

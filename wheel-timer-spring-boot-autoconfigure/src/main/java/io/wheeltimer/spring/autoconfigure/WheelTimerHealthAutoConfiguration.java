@@ -23,9 +23,11 @@ import org.springframework.context.annotation.Configuration;
  * convention). {@code management.health.wheeltimer.enabled=false} turns it off.
  */
 @AutoConfiguration(after = WheelTimerAutoConfiguration.class)
-@ConditionalOnClass(name = {
-        "org.springframework.boot.health.contributor.HealthIndicator",
-        "org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator"})
+@ConditionalOnClass(
+        name = {
+            "org.springframework.boot.health.contributor.HealthIndicator",
+            "org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator"
+        })
 public final class WheelTimerHealthAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
@@ -38,8 +40,12 @@ public final class WheelTimerHealthAutoConfiguration {
         @ConditionalOnMissingBean(name = {"wheelTimerHealthIndicator", "wheelTimerHealthContributor"})
         HealthContributor wheelTimerHealthContributor(ListableBeanFactory beanFactory) {
             Map<String, HealthContributor> indicators = new LinkedHashMap<>();
-            TimerBeans.in(beanFactory).get().forEach((name, timer) -> indicators.put(name, new WheelTimerHealthIndicator(name, timer)));
-            return indicators.size() == 1 ? indicators.values().iterator().next() : CompositeHealthContributor.fromMap(indicators);
+            TimerBeans.in(beanFactory)
+                    .get()
+                    .forEach((name, timer) -> indicators.put(name, new WheelTimerHealthIndicator(name, timer)));
+            return indicators.size() == 1
+                    ? indicators.values().iterator().next()
+                    : CompositeHealthContributor.fromMap(indicators);
         }
     }
 }

@@ -18,9 +18,12 @@ import org.springframework.context.annotation.Bean;
  * so Micrometer and Boot's metrics module stay optional; without that module, which binds
  * {@link MeterBinder} beans, the binder is bound to every registry here.
  */
-@AutoConfiguration(after = WheelTimerAutoConfiguration.class, afterName = {
-        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
+@AutoConfiguration(
+        after = WheelTimerAutoConfiguration.class,
+        afterName = {
+            "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+            "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"
+        })
 @ConditionalOnClass(MeterBinder.class)
 @ConditionalOnBean(MeterRegistry.class)
 public final class WheelTimerMetricsAutoConfiguration {
@@ -32,8 +35,10 @@ public final class WheelTimerMetricsAutoConfiguration {
     }
 
     @Bean
-    @ConditionalOnMissingBean(type = "org.springframework.boot.micrometer.metrics.autoconfigure.MeterRegistryPostProcessor")
-    SmartInitializingSingleton wheelTimerMeterBinding(WheelTimerMeterBinder binder, ObjectProvider<MeterRegistry> registries) {
+    @ConditionalOnMissingBean(
+            type = "org.springframework.boot.micrometer.metrics.autoconfigure.MeterRegistryPostProcessor")
+    SmartInitializingSingleton wheelTimerMeterBinding(
+            WheelTimerMeterBinder binder, ObjectProvider<MeterRegistry> registries) {
         return () -> registries.orderedStream().forEach(binder::bindTo);
     }
 }

@@ -48,7 +48,10 @@ final class WheelTimerShutdown implements ApplicationListener<ContextClosedEvent
      * @param callsWaitingToStart how many {@code @WheelTimeout} calls of a timer fired and wait for
      *     a thread of their executor: they too are due within the period
      */
-    WheelTimerShutdown(ApplicationContext context, Duration awaitTerminationPeriod, Ticker ticker,
+    WheelTimerShutdown(
+            ApplicationContext context,
+            Duration awaitTerminationPeriod,
+            Ticker ticker,
             ToIntFunction<HashedWheelTimer> callsWaitingToStart) {
         this.context = context;
         this.awaitTerminationPeriod = awaitTerminationPeriod;
@@ -81,8 +84,8 @@ final class WheelTimerShutdown implements ApplicationListener<ContextClosedEvent
     /** Only those created already: closing must not create a lazy timer just to stop it. */
     private Map<String, HashedWheelTimer> createdTimers() {
         Map<String, HashedWheelTimer> timers = new LinkedHashMap<>();
-        ConfigurableListableBeanFactory beanFactory = context instanceof ConfigurableApplicationContext c
-                ? c.getBeanFactory() : null;
+        ConfigurableListableBeanFactory beanFactory =
+                context instanceof ConfigurableApplicationContext c ? c.getBeanFactory() : null;
         for (String name : context.getBeanNamesForType(HashedWheelTimer.class, false, false)) {
             if (beanFactory == null || beanFactory.containsSingleton(name)) {
                 timers.put(name, context.getBean(name, HashedWheelTimer.class));
@@ -106,7 +109,8 @@ final class WheelTimerShutdown implements ApplicationListener<ContextClosedEvent
                 ? "the wait for those due within the await-termination-period of " + awaitTerminationPeriod
                         + " was cut short: " + waitCutShort
                 : "none was due within the await-termination-period of " + awaitTerminationPeriod;
-        logger.warn("Stopped wheel timer '" + name + "': " + neverRan.size() + " pending timeouts never ran (" + why + ")");
+        logger.warn(
+                "Stopped wheel timer '" + name + "': " + neverRan.size() + " pending timeouts never ran (" + why + ")");
     }
 
     /**
@@ -138,7 +142,8 @@ final class WheelTimerShutdown implements ApplicationListener<ContextClosedEvent
             while (true) {
                 List<TimeoutInfo> soonest = timer.upcoming(1);
                 long now = ticker.nanoTime();
-                boolean due = !soonest.isEmpty() && dueByTheLastTick(soonest.get(0).remaining().toNanos(), now, end, tick);
+                boolean due = !soonest.isEmpty()
+                        && dueByTheLastTick(soonest.get(0).remaining().toNanos(), now, end, tick);
                 if (!due && callsWaitingToStart.applyAsInt(timer) == 0) {
                     return null;
                 }

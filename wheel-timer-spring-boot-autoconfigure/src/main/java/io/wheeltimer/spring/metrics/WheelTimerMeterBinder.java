@@ -43,27 +43,58 @@ public class WheelTimerMeterBinder implements MeterBinder {
         Tags tags = Tags.of("name", name);
         Gauge.builder("wheel.timer.pending", timer, HashedWheelTimer::pendingTimeouts)
                 .description("Timeouts scheduled and not yet run or cancelled")
-                .baseUnit("timeouts").tags(tags).register(registry);
-        counter(registry, "wheel.timer.scheduled", "Timeouts accepted by newTimeout", "timeouts",
-                timer, TimerStats::scheduled, tags);
-        counter(registry, "wheel.timer.expired", "Timeouts that fired", "timeouts",
-                timer, TimerStats::expired, tags);
-        counter(registry, "wheel.timer.cancelled", "Timeouts cancelled before they fired, also by stop()",
-                "timeouts", timer, TimerStats::cancelled, tags);
-        counter(registry, "wheel.timer.rejected", "Timeouts refused because of max-pending-timeouts",
-                "timeouts", timer, TimerStats::rejected, tags);
-        counter(registry, "wheel.timer.failed", "Tasks that threw or that the task executor refused",
-                "tasks", timer, TimerStats::failed, tags);
-        TimeGauge.builder("wheel.timer.tick.lag", timer, TimeUnit.NANOSECONDS, t -> t.stats().tickLag().toNanos())
+                .baseUnit("timeouts")
+                .tags(tags)
+                .register(registry);
+        counter(
+                registry,
+                "wheel.timer.scheduled",
+                "Timeouts accepted by newTimeout",
+                "timeouts",
+                timer,
+                TimerStats::scheduled,
+                tags);
+        counter(registry, "wheel.timer.expired", "Timeouts that fired", "timeouts", timer, TimerStats::expired, tags);
+        counter(
+                registry,
+                "wheel.timer.cancelled",
+                "Timeouts cancelled before they fired, also by stop()",
+                "timeouts",
+                timer,
+                TimerStats::cancelled,
+                tags);
+        counter(
+                registry,
+                "wheel.timer.rejected",
+                "Timeouts refused because of max-pending-timeouts",
+                "timeouts",
+                timer,
+                TimerStats::rejected,
+                tags);
+        counter(
+                registry,
+                "wheel.timer.failed",
+                "Tasks that threw or that the task executor refused",
+                "tasks",
+                timer,
+                TimerStats::failed,
+                tags);
+        TimeGauge.builder(
+                        "wheel.timer.tick.lag",
+                        timer,
+                        TimeUnit.NANOSECONDS,
+                        t -> t.stats().tickLag().toNanos())
                 .description("How far the worker runs behind its tick schedule")
-                .tags(tags).register(registry);
+                .tags(tags)
+                .register(registry);
         bindLateness(registry, timer, tags);
     }
 
     private void bindLateness(MeterRegistry registry, HashedWheelTimer timer, Tags tags) {
         Timer meter = Timer.builder("wheel.timer.lateness")
                 .description("Time from a fired timeout's deadline to the start of its task")
-                .tags(tags).register(registry);
+                .tags(tags)
+                .register(registry);
         List<Timer> meters = lateness.computeIfAbsent(timer, t -> {
             List<Timer> list = new CopyOnWriteArrayList<>();
             // Called on the thread that runs each fired task: one record per registry, nothing else.
@@ -79,9 +110,18 @@ public class WheelTimerMeterBinder implements MeterBinder {
         }
     }
 
-    private static void counter(MeterRegistry registry, String meter, String description, String unit,
-            HashedWheelTimer timer, ToLongFunction<TimerStats> count, Tags tags) {
+    private static void counter(
+            MeterRegistry registry,
+            String meter,
+            String description,
+            String unit,
+            HashedWheelTimer timer,
+            ToLongFunction<TimerStats> count,
+            Tags tags) {
         FunctionCounter.builder(meter, timer, t -> count.applyAsLong(t.stats()))
-                .description(description).baseUnit(unit).tags(tags).register(registry);
+                .description(description)
+                .baseUnit(unit)
+                .tags(tags)
+                .register(registry);
     }
 }

@@ -49,7 +49,9 @@ class StarterTest {
 
                 CountDownLatch ran = new CountDownLatch(1);
                 timer.newTimeout(timeout -> ran.countDown(), Duration.ofMillis(20));
-                assertThat(ran.await(30, TimeUnit.SECONDS)).as("the timeout ran").isTrue();
+                assertThat(ran.await(30, TimeUnit.SECONDS))
+                        .as("the timeout ran")
+                        .isTrue();
             }
         }
     }
@@ -64,8 +66,8 @@ class StarterTest {
             URL ours = found.stream()
                     .filter(url -> url.toString().contains(AUTOCONFIGURE_ARTIFACT))
                     .findFirst()
-                    .orElseThrow(() -> new AssertionError(
-                            "no spring-configuration-metadata.json from " + AUTOCONFIGURE_ARTIFACT + " among " + found));
+                    .orElseThrow(() -> new AssertionError("no spring-configuration-metadata.json from "
+                            + AUTOCONFIGURE_ARTIFACT + " among " + found));
             String metadata;
             try (InputStream in = ours.openStream()) {
                 metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
