@@ -5,27 +5,13 @@ import io.wheeltimer.Timer;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
-import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
-import org.springframework.aop.support.AopUtils;
-import org.springframework.aop.support.DefaultPointcutAdvisor;
-import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryUtils;
-import org.springframework.beans.factory.ListableBeanFactory;
-import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.context.EnvironmentAware;
-import org.springframework.core.MethodClassKey;
-import org.springframework.core.MethodIntrospector;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
-import org.springframework.util.ClassUtils;
-import org.springframework.util.StringValueResolver;
 
 /**
  * Applies {@link WheelTimeout @WheelTimeout}: proxies beans with annotated methods so that a call
@@ -35,8 +21,8 @@ import org.springframework.util.StringValueResolver;
  * {@value #EXECUTOR_PROPERTY} and {@value #PROPAGATE_CONTEXT_PROPERTY} from the environment.
  */
 @SuppressWarnings("serial")
-public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
-        implements EmbeddedValueResolverAware, EnvironmentAware {
+public class WheelTimeoutBeanPostProcessor extends AnnotatedMethodPostProcessor<WheelTimeout, ScheduledMethod>
+        implements EnvironmentAware {
 
     /** Bean name of the executor of calls whose annotation names none. */
     public static final String EXECUTOR_PROPERTY = "wheel-timer.annotation.executor";
@@ -45,28 +31,14 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
     /** The default of {@value #EXECUTOR_PROPERTY}: the executor {@code @Async} uses. */
     public static final String DEFAULT_EXECUTOR = "applicationTaskExecutor";
 
-    private final Map<MethodClassKey, ScheduledMethod> scheduledMethods = new ConcurrentHashMap<>();
     private final HandedOverCalls handedOverCalls = new HandedOverCalls();
-    private StringValueResolver valueResolver;
-    private ListableBeanFactory beanFactory;
     private String defaultExecutor = DEFAULT_EXECUTOR;
     private boolean propagateContext = true;
 
     /** Proxies annotated methods; without an environment, calls use {@value #DEFAULT_EXECUTOR} and carry their context. */
     public WheelTimeoutBeanPostProcessor() {
-        setBeforeExistingAdvisors(true);
-        this.advisor = new DefaultPointcutAdvisor(
-                new AnnotationMatchingPointcut(null, WheelTimeout.class, true),
-                new WheelTimeoutInterceptor(this::scheduledMethod, handedOverCalls));
-    }
-
-    @Override
-    public void setBeanFactory(BeanFactory beanFactory) {
-        super.setBeanFactory(beanFactory);
-        if (!(beanFactory instanceof ListableBeanFactory listable)) {
-            throw new IllegalStateException("@WheelTimeout needs a ListableBeanFactory, got " + beanFactory);
-        }
-        this.beanFactory = listable;
+        super(WheelTimeout.class);
+        advise(new WheelTimeoutInterceptor(this::checked, handedOverCalls));
     }
 
     /**
@@ -86,35 +58,7 @@ public class WheelTimeoutBeanPostProcessor extends AbstractBeanFactoryAwareAdvis
     }
 
     @Override
-    public void setEmbeddedValueResolver(StringValueResolver resolver) {
-        this.valueResolver = resolver;
-    }
-
-    @Override
-    public Object postProcessAfterInitialization(Object bean, String beanName) {
-        Class<?> targetClass = AopUtils.getTargetClass(bean);
-        MethodIntrospector.selectMethods(targetClass, (MethodIntrospector.MetadataLookup<WheelTimeout>)
-                        method -> AnnotatedElementUtils.findMergedAnnotation(method, WheelTimeout.class))
-                .keySet()
-                .forEach(method -> scheduledMethod(method, targetClass));
-        return super.postProcessAfterInitialization(bean, beanName);
-    }
-
-    /** The checked, resolved form of an annotated method, made once. */
-    ScheduledMethod scheduledMethod(Method method, Class<?> targetClass) {
-        Class<?> userClass = ClassUtils.getUserClass(targetClass);
-        Method specific = AopUtils.getMostSpecificMethod(method, userClass);
-        // Per class too: an inherited method is described as each bean's own class.
-        return scheduledMethods.computeIfAbsent(
-                new MethodClassKey(specific, userClass), key -> check(specific, userClass));
-    }
-
-    private ScheduledMethod check(Method method, Class<?> userClass) {
-        String description = AnnotatedMethods.describe(method, userClass);
-        WheelTimeout annotation = AnnotatedElementUtils.findMergedAnnotation(method, WheelTimeout.class);
-        if (annotation == null) {
-            throw new IllegalStateException("No @WheelTimeout on " + description);
-        }
+    ScheduledMethod check(Method method, String description, WheelTimeout annotation) {
         AnnotatedMethods.checkProxyable(method, description, "@WheelTimeout", "defer");
         ScheduledMethod.Result result = resultOf(method, description);
         Duration delay = delayOf(annotation, description);

@@ -85,11 +85,10 @@ class WheelTimeLimitStartupValidationTest {
             processor.setBeanFactory(beanFactory);
             processor.setBeanClassLoader(new FilteredClassLoader("reactor."));
 
-            TimeLimitedMethod method =
-                    processor.limitedMethod(ReturnsFuture2.class.getMethod("get"), ReturnsFuture2.class);
+            TimeLimitedMethod method = processor.checked(ReturnsFuture2.class.getMethod("get"), ReturnsFuture2.class);
 
             assertThat(method.result).isEqualTo(TimeLimitedMethod.Result.FUTURE);
-            assertThatThrownBy(() -> processor.limitedMethod(ReturnsMono.class.getMethod("get"), ReturnsMono.class))
+            assertThatThrownBy(() -> processor.checked(ReturnsMono.class.getMethod("get"), ReturnsMono.class))
                     .hasMessageContaining("with Reactor on the class path");
         }
     }
