@@ -2,6 +2,7 @@ package io.wheeltimer.spring;
 
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timeout;
+import io.wheeltimer.Timer;
 import io.wheeltimer.TimerTask;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -116,11 +117,15 @@ final class DeferredCall implements TimerTask {
     }
 
     private void runHere(Timeout timeout) throws Exception {
+        boolean stopped = timeout.timer() instanceof HashedWheelTimer t && t.state() == HashedWheelTimer.State.SHUTDOWN;
+        // Only now, after the state was read: a shutdown that sees this call no longer waiting, and
+        // stops the timer, has let it run.
         started();
         if (result != null && result.isCancelled()) {
             return; // the caller gave up on it while it waited for a thread
         }
-        if (timeout.timer() instanceof HashedWheelTimer timer && timer.state() == HashedWheelTimer.State.SHUTDOWN) {
+        if (stopped) {
+            Timer timer = timeout.timer();
             // Stopped (the context may be closed) after the call was handed over: it never starts.
             if (result != null) {
                 result.cancel(false);

@@ -226,6 +226,9 @@ class GracefulShutdownTest {
                     Soon.threads = threads;
                     context.getBean(Soon.class).soon();
                 });
+        // It started before the stop; applicationTaskExecutor does not wait for it to end (Boot's
+        // spring.task.execution.shutdown.await-termination is off), so it may end after the close.
+        await().atMost(Duration.ofSeconds(10)).until(() -> !threads.isEmpty());
         assertThat(threads)
                 .singleElement()
                 .satisfies(thread -> assertThat(thread).startsWith("app-task-"));
@@ -247,6 +250,8 @@ class GracefulShutdownTest {
                     SlowToStart.threads = threads;
                     context.getBean(SlowToStart.class).soon();
                 });
+        // It started before the stop; nothing waits for it to end, so it may end after the close.
+        await().atMost(Duration.ofSeconds(10)).until(() -> !threads.isEmpty());
         assertThat(threads).hasSize(1);
         assertThat(output).doesNotContain("did not run");
     }
