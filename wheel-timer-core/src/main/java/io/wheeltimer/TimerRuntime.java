@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -101,6 +102,15 @@ final class TimerRuntime implements TimeoutOwner {
     private final AtomicLong expired = new AtomicLong();
     /** Pending count for the {@code maxPendingTimeouts} limit; maintained only when there is one. */
     private final AtomicLong admitted;
+    /**
+     * Worker only: what the task executor, an {@link ExecutorService}, threw once it was shut down.
+     * By the {@code ExecutorService} contract a shut-down service takes no new task, so later due
+     * tasks are not offered to it: each is counted and reported as a repeat of this refusal. A
+     * service's refusal may build an exception with a stack trace each time, which at thousands of
+     * timeouts due at once would stall the worker (as a pool shut down before its timer does).
+     */
+    private Throwable shutDownRefusal;
+
     /** Refusals and task failures: the first logged in full, repeats counted (a flood must not stall the worker). */
     private final RepeatLog refusals;
 
@@ -414,16 +424,25 @@ final class TimerRuntime implements TimeoutOwner {
             runTaskBody(handle);
             return;
         }
-        try {
-            // The handle itself: a Runnable that is also the Timeout (integrations rely on it).
-            taskExecutor.execute(handle);
-        } catch (Throwable t) {
-            failed.increment();
-            refusals.report(
-                    () -> "The task executor refused the expired task " + TimeoutHandle.describe(handle.task())
-                            + "; it does not run",
-                    t);
+        Throwable refusal = shutDownRefusal;
+        if (refusal == null || !((ExecutorService) taskExecutor).isShutdown()) {
+            try {
+                // The handle itself: a Runnable that is also the Timeout (integrations rely on it).
+                taskExecutor.execute(handle);
+                return;
+            } catch (Throwable t) {
+                refusal = t;
+                if (taskExecutor instanceof ExecutorService service && service.isShutdown()) {
+                    shutDownRefusal = t;
+                }
+            }
         }
+        failed.increment();
+        Throwable thrown = refusal;
+        refusals.report(
+                () -> "The task executor refused the expired task " + TimeoutHandle.describe(handle.task())
+                        + "; it does not run",
+                thrown);
     }
 
     /** Runs the task on the executor's thread, which reads the clock for the lateness itself. */

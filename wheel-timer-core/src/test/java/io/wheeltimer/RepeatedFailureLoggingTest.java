@@ -4,8 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wheeltimer.testing.ManualTicker;
 import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
@@ -146,6 +153,75 @@ class RepeatedFailureLoggingTest {
                 assertThat(log.messages(Level.WARNING).get(1)).contains("499 more exceptions thrown by TimerTasks");
             }
             assertThat(timer.stats().failed()).isEqualTo(500);
+        }
+    }
+
+    /**
+     * A pool shut down before its timer refuses every due task, and builds an exception with a stack
+     * trace each time: once it refused, the worker does not ask it again.
+     */
+    @Nested
+    class ShutDownExecutorService {
+
+        /** Counts the tasks offered to it. */
+        final class CountingPool extends ThreadPoolExecutor {
+            final AtomicInteger offered = new AtomicInteger();
+
+            CountingPool(BlockingQueue<Runnable> queue) {
+                super(1, 1, 0, TimeUnit.SECONDS, queue);
+            }
+
+            @Override
+            public void execute(Runnable command) {
+                offered.incrementAndGet();
+                super.execute(command);
+            }
+        }
+
+        @Test
+        void isOfferedTheFirstDueTaskOnlyAndEveryOneIsCountedAsRefused() {
+            CountingPool pool = new CountingPool(new LinkedBlockingQueue<>());
+            pool.shutdown();
+            timer(pool);
+            scheduleDueInOneTick(1_000);
+            try (LogCapture log = LogCapture.timerLog()) {
+                ticker.advance(TICK);
+                timer.stop();
+
+                assertThat(log.records(Level.WARNING)).hasSize(2);
+                assertThat(log.records(Level.WARNING).get(0).getThrown())
+                        .isInstanceOf(RejectedExecutionException.class);
+                assertThat(log.messages(Level.WARNING).get(1)).contains("999 more tasks refused by the task executor");
+            }
+            assertThat(pool.offered).hasValue(1);
+            assertThat(timer.stats().failed()).isEqualTo(1_000);
+        }
+
+        @Test
+        void aServiceThatRefusesWhileRunningIsStillOfferedEveryTask() throws InterruptedException {
+            CountingPool pool = new CountingPool(new SynchronousQueue<>());
+            CountDownLatch release = new CountDownLatch(1);
+            pool.execute(() -> awaitQuietly(release)); // holds its only thread: every later task is refused
+            try {
+                timer(pool);
+                scheduleDueInOneTick(100);
+                ticker.advance(TICK);
+
+                assertThat(pool.offered).hasValue(1 + 100);
+                assertThat(timer.stats().failed()).isEqualTo(100);
+            } finally {
+                release.countDown();
+                pool.shutdown();
+                assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+            }
+        }
+
+        private void awaitQuietly(CountDownLatch latch) {
+            try {
+                latch.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }
