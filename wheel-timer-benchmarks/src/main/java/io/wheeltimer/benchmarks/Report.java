@@ -575,8 +575,10 @@ public final class Report {
                 .append(
                         "20,000 timeouts due at once, each refused by the task executor (a shut-down pool), hierarchical ")
                 .append("layout (`Experiments refusals`): the worker's CPU time for them, logging included (the first ")
-                .append("refusal is logged with its stack trace, the rest counted). The pool is asked once: a shut-down ")
-                .append("`ExecutorService` takes no new task, so once it refused, the rest are counted as refused without ")
+                .append(
+                        "refusal is logged with its stack trace, the rest counted). The pool is asked once: a shut-down ")
+                .append(
+                        "`ExecutorService` takes no new task, so once it refused, the rest are counted as refused without ")
                 .append("building its `RejectedExecutionException` (with a stack trace) 20,000 times.\n\n")
                 .append("Then a second flood of 20,000, with the code warm and the first line already logged.\n\n")
                 .append(
@@ -594,7 +596,8 @@ public final class Report {
                 .append(fmt(value("refusals", hier, "secondFloodWorkerCpuMillis")))
                 .append(" |\n\n")
                 .append("An executor that refuses while it runs is offered every task: with one whose refusal costs ")
-                .append("nothing (it throws one prepared exception; `Experiments refusals-own`), the timer's own cost is ")
+                .append(
+                        "nothing (it throws one prepared exception; `Experiments refusals-own`), the timer's own cost is ")
                 .append(fmt(value("refusals-own", hier, "workerCpuMillis")))
                 .append(" ms for the first flood, ")
                 .append(fmt(value("refusals-own", hier, "secondFloodWorkerCpuMillis")))
