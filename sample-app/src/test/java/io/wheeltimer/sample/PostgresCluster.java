@@ -75,7 +75,7 @@ final class PostgresCluster implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         try {
             pg(List.of(
                     bin.resolve("pg_ctl").toString(),
@@ -85,6 +85,9 @@ final class PostgresCluster implements AutoCloseable {
                     "immediate",
                     "-w",
                     "stop"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while stopping the PostgreSQL test cluster", e);
         } finally {
             try (Stream<Path> files = Files.walk(dir)) {
                 files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);

@@ -116,6 +116,7 @@ final class DeferredCall implements TimerTask {
         }
     }
 
+    @SuppressWarnings("try") // the scope restores the caller's context; its body need not name it
     private void runHere(Timeout timeout) throws Exception {
         boolean stopped = timeout.timer() instanceof HashedWheelTimer t && t.state() == HashedWheelTimer.State.SHUTDOWN;
         // Only now, after the state was read: a shutdown that sees this call no longer waiting, and

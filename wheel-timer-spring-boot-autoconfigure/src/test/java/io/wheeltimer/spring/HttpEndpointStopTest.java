@@ -106,7 +106,7 @@ class HttpEndpointStopTest {
         assertThat(after.read("$.expired", Long.class)).isEqualTo(1);
         assertThat(after.read("$.cancelled", Long.class)).isEqualTo(4);
         assertThat(after.read("$.tickLag", String.class)).isEqualTo("PT0S");
-        assertThat(after.read("$.upcoming", List.class)).isEmpty();
+        assertThat(after.<List<Object>>read("$.upcoming")).isEmpty();
         DocumentContext list = JsonPath.parse(http.get("/actuator/wheeltimer").body());
         assertThat(list.read("$.timers.wheelTimer.state", String.class)).isEqualTo("SHUTDOWN");
     }

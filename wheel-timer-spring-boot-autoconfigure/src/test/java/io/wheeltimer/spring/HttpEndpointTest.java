@@ -232,7 +232,7 @@ class HttpEndpointTest {
                     JsonPath.parse(http.get("/actuator/wheeltimer/auditTimer").body());
             assertThat(json.read("$.state", String.class)).isEqualTo("STARTED");
             assertThat(json.read("$.maxPendingTimeouts", Long.class)).isEqualTo(7);
-            assertThat(json.read("$.upcoming[*].task", List.class)).containsExactly("audit");
+            assertThat(json.<List<Object>>read("$.upcoming[*].task")).containsExactly("audit");
             assertThat(json.read("$.upcoming[0].remaining", String.class)).isEqualTo("PT2S");
         } finally {
             timeout.cancel();
@@ -265,7 +265,7 @@ class HttpEndpointTest {
                 .contains("'nope'")
                 .contains("wheelTimer")
                 .contains("auditTimer");
-        assertThat(json.read("$.timers", List.class)).containsExactlyInAnyOrder("wheelTimer", "auditTimer");
+        assertThat(json.<List<Object>>read("$.timers")).containsExactlyInAnyOrder("wheelTimer", "auditTimer");
     }
 
     @Test
@@ -281,7 +281,7 @@ class HttpEndpointTest {
             DocumentContext json =
                     JsonPath.parse(http.get("/actuator/wheeltimer/wheelTimer").body());
             assertThat(json.read("$.state", String.class)).isEqualTo("STARTED");
-            assertThat(json.read("$.upcoming[*].task", List.class)).contains("survivor");
+            assertThat(json.<List<Object>>read("$.upcoming[*].task")).contains("survivor");
         } finally {
             timeout.cancel();
         }

@@ -50,6 +50,7 @@ class ObservationTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the scope makes the caller's span current
     void theDeferredRunsSpanBelongsToTheCallersTrace() {
         Tracer tracer = context.getBean(Tracer.class);
         Observation caller = Observation.start("caller", context.getBean(ObservationRegistry.class));
