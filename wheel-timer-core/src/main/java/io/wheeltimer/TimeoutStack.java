@@ -13,14 +13,35 @@ import java.util.function.Consumer;
  *
  * <p>A pushed node is published by the exchange before its link is written, so a taker may briefly
  * see a null link; it waits for it. {@link #BOTTOM} ends a chain, so null always means "not yet".
+ *
+ * <p>The stack of new timeouts drops, as it takes them, the handles that ended before the worker
+ * took them (cancelled or withdrawn: they need nothing from the worker). It must walk the chain once
+ * anyway, to put it in push order, and that walk has already loaded each handle: so a timeout
+ * cancelled before the worker took it costs the worker one visit, not two.
  */
 final class TimeoutStack {
 
     private static final TimeoutHandle BOTTOM = new TimeoutHandle(null, null, 0);
 
     private final AtomicReference<TimeoutHandle> top = new AtomicReference<>();
+    /** Whether a take drops the handles no longer {@code PENDING} (the stack of new timeouts). */
+    private final boolean dropEnded;
     /** Worker only: taken from the stack but not handed over yet (a bounded take), in push order. */
     private TimeoutHandle carried;
+
+    /** A stack that hands over every handle pushed. */
+    TimeoutStack() {
+        this(false);
+    }
+
+    /**
+     * @param dropEnded whether a take skips, without handing them over, the handles whose state is no
+     *     longer {@code PENDING}: for the new timeouts, where such a handle was cancelled or withdrawn
+     *     before the worker took it
+     */
+    TimeoutStack(boolean dropEnded) {
+        this.dropEnded = dropEnded;
+    }
 
     /**
      * Pushes {@code handle}, whose link must be null.
@@ -48,10 +69,11 @@ final class TimeoutStack {
      */
     boolean takeAll(Consumer<TimeoutHandle> action, int limit) {
         if (carried == null) {
-            carried = takeChain();
-            if (carried == null) {
+            TimeoutHandle chain = top.getAndSet(null);
+            if (chain == null) {
                 return false;
             }
+            carried = inPushOrder(chain); // null if every handle was dropped: still "there was something"
         }
         for (int taken = 0; taken < limit && carried != null; taken++) {
             TimeoutHandle node = carried;
@@ -73,18 +95,20 @@ final class TimeoutStack {
         return takeAll(action, Integer.MAX_VALUE) | any;
     }
 
-    /** Takes every handle pushed so far, as a chain in push order (null-terminated), or null. */
-    private TimeoutHandle takeChain() {
-        TimeoutHandle node = top.getAndSet(null);
-        if (node == null) {
-            return null;
-        }
-        // Reverse the chain into push order, reusing the links.
+    /**
+     * Reverses a chain taken off the stack into push order (null-terminated), reusing the links, and
+     * drops the ended handles if this stack does ({@link #dropEnded}); their links are reset to null.
+     */
+    private TimeoutHandle inPushOrder(TimeoutHandle node) {
         TimeoutHandle reversed = null;
         while (node != BOTTOM) {
             TimeoutHandle below = awaitLink(node);
-            node.linkRelease(reversed);
-            reversed = node;
+            if (dropEnded && node.state() != TimeoutHandle.PENDING) {
+                node.linkRelease(null);
+            } else {
+                node.linkRelease(reversed);
+                reversed = node;
+            }
             node = below;
         }
         return reversed;

@@ -80,7 +80,9 @@ final class TimerRuntime implements TimeoutOwner {
 
     // --- the hand-off ----------------------------------------------------------------------
 
-    final TimeoutStack newTimeouts = new TimeoutStack();
+    /** Drops, when it is taken, what was cancelled or withdrawn before the worker took it. */
+    final TimeoutStack newTimeouts = new TimeoutStack(true);
+
     final TimeoutStack cancelledTimeouts = new TimeoutStack();
     private final ConcurrentLinkedQueue<UpcomingQuery> queries = new ConcurrentLinkedQueue<>();
     /** Time since start (ns) at which the sleeping worker wakes; {@link #AWAKE} or {@link #IDLE}. */

@@ -257,6 +257,16 @@ final class Worker implements Runnable {
                 longestRound = nanos;
             }
         }
+
+        /** For benchmarks, after a warm-up, while the worker sleeps with nothing pending. */
+        void reset() {
+            take = 0;
+            cascade = 0;
+            expire = 0;
+            dispatch = 0;
+            rounds = 0;
+            longestRound = 0;
+        }
     }
 
     // --- upcoming --------------------------------------------------------------------------

@@ -13,15 +13,24 @@ import org.junit.jupiter.api.Test;
  * thread: the {@code worker} group) takes everything or a bounded portion. Every interleaving of the
  * generated scenarios must be linearizable against the same class run sequentially: nothing lost,
  * nothing taken twice, push order kept, and "was empty" true for exactly the push that found it so.
+ * It is the stack of new timeouts, which drops the handles cancelled before the worker took them.
  */
 @Param(name = "id", gen = IntGen.class, conf = "1:9")
 public class TimeoutStackLincheckTest {
 
-    private final TimeoutStack stack = new TimeoutStack();
+    private final TimeoutStack stack = new TimeoutStack(true);
 
     @Operation
     public boolean push(@Param(name = "id") int id) {
         return stack.push(new TimeoutHandle(null, null, id));
+    }
+
+    /** A timeout cancelled before the worker took it: pushed, never handed over. */
+    @Operation
+    public boolean pushCancelled(@Param(name = "id") int id) {
+        TimeoutHandle handle = new TimeoutHandle(null, null, -id);
+        handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.CANCELLED);
+        return stack.push(handle);
     }
 
     @Operation(nonParallelGroup = "worker")
