@@ -24,4 +24,13 @@ public final class WorkerProbe {
         out.put("longestRoundMillis", p.longestRound / 1e6);
         return out;
     }
+
+    /**
+     * Starts the profile afresh (after a warm-up). Call it only while the worker sleeps with nothing
+     * pending: the worker alone writes the profile, and the next timeout scheduled by this thread
+     * (published to the worker through the hand-off stack) orders these writes before its own.
+     */
+    public static void reset(HashedWheelTimer timer) {
+        timer.profile().reset();
+    }
 }

@@ -27,6 +27,9 @@ public enum Contender {
         default java.util.Map<String, Object> workerProfile() {
             return java.util.Map.of();
         }
+
+        /** Starts the wheel's worker profile afresh; call it only while nothing is pending. No-op for the others. */
+        default void resetWorkerProfile() {}
     }
 
     private final String label;
@@ -69,6 +72,11 @@ public enum Contender {
                     @Override
                     public java.util.Map<String, Object> workerProfile() {
                         return io.wheeltimer.WorkerProbe.profile(timer);
+                    }
+
+                    @Override
+                    public void resetWorkerProfile() {
+                        io.wheeltimer.WorkerProbe.reset(timer);
                     }
                 };
             }
