@@ -8,8 +8,12 @@ import java.util.function.Consumer;
  * {@code link} field, so a push allocates nothing and never retries (one atomic exchange). Many
  * threads push; only the worker takes, and it takes everything at once.
  *
- * <p>The worker may take in bounded portions ({@link #takeAll(Consumer, int)}); what it took off the
- * stack and has not handed over yet waits in push order, before anything pushed since.
+ * <p>The worker may take in bounded portions ({@link #takeAll(Consumer, int)}): a call visits at most
+ * {@code limit} handles of the chain it took off the stack to put it in push order (the chain is
+ * newest first, so the oldest is known only at its end), and hands over at most {@code limit} handles
+ * once that is done. What it took off the stack and has not handed over yet waits, in push order,
+ * before anything pushed since. So a burst of a million pushes between two looks costs the worker
+ * many short calls, not one long one.
  *
  * <p>A pushed node is published by the exchange before its link is written, so a taker may briefly
  * see a null link; it waits for it. {@link #BOTTOM} ends a chain, so null always means "not yet".
@@ -26,8 +30,15 @@ final class TimeoutStack {
     private final AtomicReference<TimeoutHandle> top = new AtomicReference<>();
     /** Whether a take drops the handles no longer {@code PENDING} (the stack of new timeouts). */
     private final boolean dropEnded;
-    /** Worker only: taken from the stack but not handed over yet (a bounded take), in push order. */
+    /** Worker only: taken from the stack, in push order, not handed over yet. */
     private TimeoutHandle carried;
+    /**
+     * Worker only: the part of a taken chain not yet put in push order, newest first, ending at
+     * {@link #BOTTOM}; null when there is none. Everything in it is older than {@link #reversed}.
+     */
+    private TimeoutHandle unreversed;
+    /** Worker only: the newer part of that chain, already in push order (null-terminated). */
+    private TimeoutHandle reversed;
 
     /** A stack that hands over every handle pushed. */
     TimeoutStack() {
@@ -56,24 +67,29 @@ final class TimeoutStack {
 
     /** Whether nothing waits: nothing pushed, nor left over from a bounded take (worker only). */
     boolean isEmpty() {
-        return carried == null && top.get() == null;
+        return carried == null && unreversed == null && top.get() == null;
     }
 
     /**
-     * Worker only: hands over, oldest first, at most {@code limit} of the handles taken earlier and
-     * not handed over yet or, if there are none, of those pushed so far (taken off the stack in one
-     * exchange); the rest waits for the next call. Never takes off the stack twice in one call, so
-     * a call is one atomic take.
+     * Worker only: goes on with what it took earlier and has not handed over yet or, if there is
+     * nothing, takes every handle pushed so far off the stack in one exchange; then, visiting at most
+     * {@code limit} handles to put them in push order and handing over at most {@code limit}, oldest
+     * first, it leaves the rest for the next call. Never takes off the stack twice in one call, so a
+     * call is one atomic take. Each handle's link is reset to null before it is handed over (so it may
+     * be pushed again, onto any stack).
      *
-     * @return whether there was anything
+     * @return whether there was anything (perhaps only handles it dropped, or still to put in order)
      */
     boolean takeAll(Consumer<TimeoutHandle> action, int limit) {
-        if (carried == null) {
+        if (carried == null && unreversed == null) {
             TimeoutHandle chain = top.getAndSet(null);
             if (chain == null) {
                 return false;
             }
-            carried = inPushOrder(chain); // null if every handle was dropped: still "there was something"
+            unreversed = chain;
+        }
+        if (unreversed != null && !putInPushOrder(limit)) {
+            return true; // the oldest is still to be reached: nothing can be handed over yet
         }
         for (int taken = 0; taken < limit && carried != null; taken++) {
             TimeoutHandle node = carried;
@@ -85,41 +101,66 @@ final class TimeoutStack {
     }
 
     /**
-     * Worker only: takes every handle pushed so far and hands each to {@code action} oldest first,
-     * its link reset to null before the call (so the handle may be pushed again, onto any stack).
+     * Worker only: hands over, oldest first, every handle taken earlier and not handed over yet, and
+     * then every handle pushed so far (one more exchange), each link reset to null before the call.
      *
      * @return whether there was anything
      */
     boolean takeAll(Consumer<TimeoutHandle> action) {
-        boolean any = carried != null && takeAll(action, Integer.MAX_VALUE); // left over from a bounded take
+        boolean any = false;
+        while (carried != null || unreversed != null) { // left over from bounded takes
+            any |= takeAll(action, Integer.MAX_VALUE);
+        }
         return takeAll(action, Integer.MAX_VALUE) | any;
     }
 
     /**
-     * Reverses a chain taken off the stack into push order (null-terminated), reusing the links, and
-     * drops the ended handles if this stack does ({@link #dropEnded}); their links are reset to null.
+     * Moves at most {@code limit} handles from {@link #unreversed} to the front of {@link #reversed},
+     * reusing the links, and drops the ended handles if this stack does ({@link #dropEnded}: their
+     * links are reset to null). Once the bottom is reached the chain is in push order: it becomes
+     * {@link #carried}.
+     *
+     * @return whether the whole chain is in push order now
      */
-    private TimeoutHandle inPushOrder(TimeoutHandle node) {
-        TimeoutHandle reversed = null;
-        while (node != BOTTOM) {
+    private boolean putInPushOrder(int limit) {
+        TimeoutHandle node = unreversed;
+        TimeoutHandle done = reversed;
+        for (int visited = 0; node != BOTTOM; visited++) {
+            if (visited == limit) {
+                unreversed = node;
+                reversed = done;
+                return false;
+            }
             TimeoutHandle below = awaitLink(node);
             if (dropEnded && node.state() != TimeoutHandle.PENDING) {
                 node.linkRelease(null);
             } else {
-                node.linkRelease(reversed);
-                reversed = node;
+                node.linkRelease(done);
+                done = node;
             }
             node = below;
         }
-        return reversed;
+        unreversed = null;
+        reversed = null;
+        carried = done;
+        return true;
     }
 
-    /** Worker only: visits the handles still on the stack, newest first, without taking them. */
+    /** Worker only: visits the handles not handed over yet (taken or still on the stack), without taking them. */
     void forEach(Consumer<TimeoutHandle> action) {
         for (TimeoutHandle node = carried; node != null; node = node.linkAcquire()) {
             action.accept(node);
         }
-        for (TimeoutHandle node = top.get(); node != null && node != BOTTOM; node = awaitLink(node)) {
+        for (TimeoutHandle node = reversed; node != null; node = node.linkAcquire()) {
+            action.accept(node);
+        }
+        forEachInChain(unreversed, action);
+        forEachInChain(top.get(), action);
+    }
+
+    /** A chain as pushed: newest first, to {@link #BOTTOM}; null for none. */
+    private static void forEachInChain(TimeoutHandle node, Consumer<TimeoutHandle> action) {
+        for (; node != null && node != BOTTOM; node = awaitLink(node)) {
             action.accept(node);
         }
     }

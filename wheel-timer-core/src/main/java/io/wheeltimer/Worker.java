@@ -54,10 +54,23 @@ final class Worker implements Runnable {
      * queries again and carries on: a round is bounded by this much work, or one tick's, whichever is more.
      */
     static final int ROUND_WORK_LIMIT = 16_384;
+    /**
+     * Hand-offs a round takes from each stack ({@link TimeoutStack#takeAll(Consumer, int)}): at most
+     * this many visited to put a burst in push order, and this many put into the wheel. A handle
+     * pushed by another thread is a cache miss, and the walk that orders a burst follows one link
+     * after another: a million scheduled between two rounds are taken over many short rounds.
+     */
+    static final int TAKE_LIMIT = 2048;
+    /** Tasks loaded ahead of their dispatch ({@link #touchTasks}), a power of two. */
+    static final int TOUCH_GROUP = 16;
     /** Queries are answered and the expired count published once per this many fired (power of two). */
     static final int QUERY_CHECK_EVERY = 64;
 
     private long startTime;
+    /** Written by {@link #touchTasks} only, so that its loads are not optimized away. */
+    private Class<?> lastTaskClass;
+
+    private long tasksOfLastClass;
 
     Worker(TimerRuntime runtime, Ticker ticker, long tickNanos, int ticksPerWheel, boolean hierarchical) {
         this.runtime = runtime;
@@ -88,8 +101,9 @@ final class Worker implements Runnable {
                 // clock reached `now` is then taken in time to fire at its own tick.
                 long now = currentTick();
                 long roundStart = System.nanoTime();
-                boolean handedOff =
-                        runtime.takeNew(take, ROUND_WORK_LIMIT) | runtime.takeCancelled(unlink, ROUND_WORK_LIMIT);
+                java.util.function.LongSupplier cpuClock = profile.cpuClock;
+                long roundCpuStart = cpuClock == null ? 0 : cpuClock.getAsLong();
+                boolean handedOff = runtime.takeNew(take, TAKE_LIMIT) | runtime.takeCancelled(unlink, TAKE_LIMIT);
                 answerQueries();
                 long phaseEnd = System.nanoTime();
                 profile.take += phaseEnd - roundStart;
@@ -122,7 +136,7 @@ final class Worker implements Runnable {
                 runtime.flushLogs(false);
                 long roundEnd = System.nanoTime();
                 profile.cascade += roundEnd - phaseEnd;
-                profile.endRound(roundEnd - roundStart);
+                profile.endRound(roundEnd - roundStart, cpuClock == null ? 0 : cpuClock.getAsLong() - roundCpuStart);
                 // After a hand-off more are likely: look again at the next tick rather than at the
                 // next deadline, so that cancelled timeouts do not pile up in the stacks.
                 long wakeTick = handedOff || precascading ? Math.min(next, now + 1) : next;
@@ -189,6 +203,9 @@ final class Worker implements Runnable {
         batchRest = batch;
         batchEnd = count;
         for (int i = 0; i < count; i++) {
+            if ((i & (TOUCH_GROUP - 1)) == 0) {
+                touchTasks(batch, i, Math.min(i + TOUCH_GROUP, count));
+            }
             TimeoutHandle handle = (TimeoutHandle) batch[i];
             batch[i] = null;
             batchNext = i + 1;
@@ -215,6 +232,23 @@ final class Worker implements Runnable {
         batchRest = null;
         batchEnd = 0;
         runtime.addExpired(fired);
+    }
+
+    /**
+     * Loads the task objects of the next group before their handles' compare-and-sets: a task made
+     * for its timeout (a lambda capturing its request, say) lies wherever its producer allocated it,
+     * and a compare-and-set is a full fence, so loaded one by one between them every task would be a
+     * cache miss of its own. Loaded here, with nothing between them, the misses of a group overlap.
+     */
+    private void touchTasks(TimingWheel.Entry[] batch, int from, int to) {
+        int known = 0;
+        for (int k = from; k < to; k++) {
+            if (((TimeoutHandle) batch[k]).task().getClass() == lastTaskClass) { // reads the task's header
+                known++;
+            }
+        }
+        tasksOfLastClass += known; // keeps the loads live
+        lastTaskClass = ((TimeoutHandle) batch[from]).task().getClass();
     }
 
     /** Stops: cancels every timeout that never ran, in the wheel and still in the stacks. */
@@ -249,12 +283,23 @@ final class Worker implements Runnable {
         long expire;
         long dispatch;
         long rounds;
+        /** Wall time: includes any time the thread was not running (preempted on a busy machine). */
         long longestRound;
+        /** The worker thread's CPU time in its costliest round; only while {@link #cpuClock} is set. */
+        long costliestRoundCpu;
+        /**
+         * For benchmarks: the worker thread's CPU clock (ns; called on the worker), read at the start
+         * and end of each round while set. Null (the default) costs one read per round.
+         */
+        volatile java.util.function.LongSupplier cpuClock;
 
-        void endRound(long nanos) {
+        void endRound(long nanos, long cpuNanos) {
             rounds++;
             if (nanos > longestRound) {
                 longestRound = nanos;
+            }
+            if (cpuNanos > costliestRoundCpu) {
+                costliestRoundCpu = cpuNanos;
             }
         }
 
@@ -266,6 +311,7 @@ final class Worker implements Runnable {
             dispatch = 0;
             rounds = 0;
             longestRound = 0;
+            costliestRoundCpu = 0;
         }
     }
 

@@ -57,18 +57,19 @@ class TimeoutStackTest {
     }
 
     @Test
-    void droppingHappensWhenTheChainIsTakenNotWhenItIsHandedOver() {
+    void droppingHappensWhileTheChainIsPutInOrderNotWhenItIsHandedOver() {
         TimeoutStack stack = new TimeoutStack(true);
-        TimeoutHandle second = handle(2, TimeoutHandle.PENDING);
+        TimeoutHandle third = handle(3, TimeoutHandle.PENDING);
         stack.push(handle(1, TimeoutHandle.PENDING));
-        stack.push(second);
-        stack.push(handle(3, TimeoutHandle.PENDING));
+        stack.push(handle(2, TimeoutHandle.PENDING));
+        stack.push(third);
 
-        assertThat(takeAll(stack, 1)).containsExactly(1L);
-        // Cancelled after the take: still handed over; the worker's compare-and-set then fails.
-        assertThat(second.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.CANCELLED))
+        assertThat(takeAll(stack, 2)).isEmpty(); // visited 3 and 2
+        assertThat(takeAll(stack, 2)).containsExactly(1L, 2L); // visited 1: in order, two handed over
+        // Cancelled once in order: still handed over; the worker's compare-and-set then fails.
+        assertThat(third.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.CANCELLED))
                 .isTrue();
-        assertThat(takeAll(stack, Integer.MAX_VALUE)).containsExactly(2L, 3L);
+        assertThat(takeAll(stack, 2)).containsExactly(3L);
     }
 
     @Test
@@ -78,5 +79,42 @@ class TimeoutStackTest {
         stack.push(handle(2, TimeoutHandle.CANCELLED));
 
         assertThat(takeAll(stack, Integer.MAX_VALUE)).containsExactly(1L, 2L);
+    }
+
+    @Test
+    void aBoundedTakePutsABurstInPushOrderOverSeveralCallsAndHandsOverNothingBeforeTheOldest() {
+        TimeoutStack stack = new TimeoutStack(true);
+        for (long id = 1; id <= 7; id++) {
+            stack.push(handle(id, TimeoutHandle.PENDING));
+        }
+        List<Long> seen = new ArrayList<>();
+
+        // 7 to put in order, 3 visits per call: the oldest is reached in the third call.
+        assertThat(takeAll(stack, 3)).isEmpty();
+        stack.push(handle(8, TimeoutHandle.PENDING)); // after the take: waits behind the burst
+        stack.forEach(h -> seen.add(h.deadline));
+        assertThat(seen).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L); // upcoming sees them all
+        assertThat(stack.isEmpty()).isFalse();
+        assertThat(takeAll(stack, 3)).isEmpty();
+        assertThat(takeAll(stack, 3)).containsExactly(1L, 2L, 3L);
+        assertThat(takeAll(stack, 3)).containsExactly(4L, 5L, 6L);
+        assertThat(takeAll(stack, 3)).containsExactly(7L);
+        assertThat(takeAll(stack, 3)).containsExactly(8L);
+        assertThat(stack.isEmpty()).isTrue();
+    }
+
+    @Test
+    void anUnboundedTakeFinishesWhatABoundedOneLeftThenTakesTheNewer() {
+        TimeoutStack stack = new TimeoutStack(true);
+        for (long id = 1; id <= 5; id++) {
+            stack.push(handle(id, id == 2 ? TimeoutHandle.CANCELLED : TimeoutHandle.PENDING));
+        }
+        assertThat(takeAll(stack, 2)).isEmpty();
+        stack.push(handle(6, TimeoutHandle.PENDING));
+
+        List<Long> taken = new ArrayList<>();
+        assertThat(stack.takeAll(h -> taken.add(h.deadline))).isTrue();
+        assertThat(taken).containsExactly(1L, 3L, 4L, 5L, 6L);
+        assertThat(stack.isEmpty()).isTrue();
     }
 }
