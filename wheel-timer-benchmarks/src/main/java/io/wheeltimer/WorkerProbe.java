@@ -1,5 +1,7 @@
 package io.wheeltimer;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -22,6 +24,9 @@ public final class WorkerProbe {
         out.put("dispatchMillis", p.dispatch / 1e6);
         out.put("rounds", p.rounds);
         out.put("longestRoundMillis", p.longestRound / 1e6);
+        if (p.cpuClock != null) {
+            out.put("costliestRoundCpuMillis", p.costliestRoundCpu / 1e6);
+        }
         return out;
     }
 
@@ -31,6 +36,11 @@ public final class WorkerProbe {
      * (published to the worker through the hand-off stack) orders these writes before its own.
      */
     public static void reset(HashedWheelTimer timer) {
-        timer.profile().reset();
+        Worker.Profile profile = timer.profile();
+        profile.reset();
+        // From now on also the worker's CPU time per round (read on the worker thread itself): the
+        // wall time of a round includes any time the machine gave the thread to another.
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        profile.cpuClock = threads::getCurrentThreadCpuTime;
     }
 }

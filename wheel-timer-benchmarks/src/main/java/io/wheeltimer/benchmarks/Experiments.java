@@ -210,36 +210,43 @@ public final class Experiments {
      * random order, one shared no-op task, 1 ms tick, 512 buckets. Every 64th run reads the clock;
      * timers fire in tick order, so the n-th run is compared with the n-th earliest deadline.
      *
-     * <p>First an unmeasured warm-up of 200,000 the same way (window 1 s ahead), so that the JIT has
-     * compiled the expiry path of every contender, as in a service that has been running: cold, the
-     * first ticks of the window run interpreted and fall tens of ticks behind. The wheel's worker
-     * profile is reset after the warm-up.
+     * <p>First an unmeasured warm-up, so that the JIT has compiled the expiry path of every contender
+     * as in a service that has been running: 400,000 the same way but due over 2 s from 1 s ahead
+     * (2,000 ticks, so that the per-tick code is called often enough to be compiled fully), then
+     * 1,000,000 in 100 ms from 1.5 s ahead (so that it is compiled for ticks this full, not
+     * deoptimized at the window's start). Cold, the first ticks of the window run interpreted and
+     * every timer falls tens of ticks behind. The wheel's worker profile is reset after the warm-up.
      */
+    private static final int WARM_UP = 400_000;
+
+    private static final long WARM_UP_WINDOW = TimeUnit.SECONDS.toNanos(2);
+    private static final long WINDOW = TimeUnit.MILLISECONDS.toNanos(100);
+
     private static void bulkRandom(Contender contender, Map<String, Object> result) throws InterruptedException {
         int count = 1_000_000;
         Contender.Timer timer = contender.create(MILLI, 512, new Threads());
         timer.cancel(timer.schedule(NOTHING, 1, TimeUnit.HOURS)); // starts the worker
-        randomBulk(timer, 200_000, TimeUnit.SECONDS.toNanos(1), 7);
+        randomBulk(timer, WARM_UP, TimeUnit.SECONDS.toNanos(1), WARM_UP_WINDOW, 7);
+        randomBulk(timer, count, TimeUnit.MILLISECONDS.toNanos(1500), WINDOW, 8);
         Thread.sleep(500); // the worker ends the round that ran the last one, and sleeps
         timer.resetWorkerProfile();
-        double[] allRanAndLate = randomBulk(timer, count, TimeUnit.SECONDS.toNanos(5), 42);
+        double[] allRanAndLate = randomBulk(timer, count, TimeUnit.SECONDS.toNanos(5), WINDOW, 42);
         timer.stop();
         result.put("timeouts", count);
-        result.put("warmUpTimeouts", 200_000);
+        result.put("warmUpTimeouts", WARM_UP + count);
         result.put("allRanAfterWindowStartMillis", allRanAndLate[0]);
         result.put("maxLateTicks", allRanAndLate[1]);
         result.putAll(timer.workerProfile());
     }
 
     /**
-     * Schedules {@code count} timeouts due at random in a 100 ms window {@code ahead} from now, in
-     * that random order, and waits until all ran.
+     * Schedules {@code count} timeouts due at random in a {@code window} (ns) {@code ahead} from now,
+     * in that random order, and waits until all ran.
      *
      * @return ms from the window's start until all ran, and the worst lateness in ticks
      */
-    private static double[] randomBulk(Contender.Timer timer, int count, long ahead, long seed)
+    private static double[] randomBulk(Contender.Timer timer, int count, long ahead, long window, long seed)
             throws InterruptedException {
-        long window = TimeUnit.MILLISECONDS.toNanos(100);
         Random random = new Random(seed);
         long[] offsets = new long[count];
         for (int i = 0; i < count; i++) {
