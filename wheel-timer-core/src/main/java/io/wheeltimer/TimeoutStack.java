@@ -1,6 +1,7 @@
 package io.wheeltimer;
 
-import java.util.concurrent.atomic.AtomicReference;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
 
 /**
@@ -27,7 +28,26 @@ final class TimeoutStack {
 
     private static final TimeoutHandle BOTTOM = new TimeoutHandle(null, null, 0);
 
-    private final AtomicReference<TimeoutHandle> top = new AtomicReference<>();
+    private static final VarHandle TOP;
+
+    static {
+        try {
+            TOP = MethodHandles.lookup().findVarHandle(TimeoutStack.class, "top", TimeoutHandle.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * Keeps the tops of stacks made one after another (the stripes of the new timeouts) on cache
+     * lines of their own: 64 bytes of this object lie between one stack's top and the next's.
+     */
+    @SuppressWarnings("unused")
+    private long pad0, pad1, pad2, pad3, pad4, pad5, pad6, pad7;
+
+    /** The newest handle pushed, or null. Accessed through {@link #TOP}. */
+    @SuppressWarnings("unused")
+    private volatile TimeoutHandle top;
     /** Whether a take drops the handles no longer {@code PENDING} (the stack of new timeouts). */
     private final boolean dropEnded;
     /** Worker only: taken from the stack, in push order, not handed over yet. */
@@ -60,14 +80,35 @@ final class TimeoutStack {
      * @return true if the stack was empty
      */
     boolean push(TimeoutHandle handle) {
-        TimeoutHandle below = top.getAndSet(handle);
+        TimeoutHandle below = (TimeoutHandle) TOP.getAndSet(this, handle);
         handle.linkRelease(below == null ? BOTTOM : below);
         return below == null;
     }
 
+    /**
+     * Takes {@code handle} back off the stack if it is still the top, as a timeout cancelled right
+     * after it was scheduled (the call answered at once) is: the worker then never sees it. Any
+     * thread; a handle that is not the top, or whose push has not written its link yet, stays (a take
+     * drops it later, if this stack drops ended handles).
+     *
+     * <p>Safe without a counter against ABA: a handle is pushed onto a stack once in its life, and a
+     * take empties the stack, so while the top is {@code handle} it is on the stack, not taken, and
+     * the link below it is the one its push wrote. The handle keeps that link: a worker walking the
+     * stack for {@code upcoming} may be reading it.
+     *
+     * @return whether it was taken off
+     */
+    boolean popIfTop(TimeoutHandle handle) {
+        if (top != handle) {
+            return false;
+        }
+        TimeoutHandle below = handle.linkAcquire();
+        return below != null && TOP.compareAndSet(this, handle, below == BOTTOM ? null : below);
+    }
+
     /** Whether nothing waits: nothing pushed, nor left over from a bounded take (worker only). */
     boolean isEmpty() {
-        return carried == null && unreversed == null && top.get() == null;
+        return carried == null && unreversed == null && top == null;
     }
 
     /**
@@ -78,26 +119,34 @@ final class TimeoutStack {
      * call is one atomic take. Each handle's link is reset to null before it is handed over (so it may
      * be pushed again, onto any stack).
      *
-     * @return whether there was anything (perhaps only handles it dropped, or still to put in order)
+     * @return the work done: handles visited to put them in order plus handles handed over; 0 if
+     *     there was nothing at all (more than 0 even if every handle it met was dropped)
      */
-    boolean takeAll(Consumer<TimeoutHandle> action, int limit) {
+    int takeAll(Consumer<TimeoutHandle> action, int limit) {
         if (carried == null && unreversed == null) {
-            TimeoutHandle chain = top.getAndSet(null);
-            if (chain == null) {
-                return false;
+            if (top == null) {
+                return 0; // a plain read: most stripes are empty most of the time
             }
-            unreversed = chain;
+            unreversed = (TimeoutHandle) TOP.getAndSet(this, null);
+            if (unreversed == null) {
+                return 0; // its only handle was cancelled and taken back meanwhile
+            }
         }
-        if (unreversed != null && !putInPushOrder(limit)) {
-            return true; // the oldest is still to be reached: nothing can be handed over yet
+        int work = 0;
+        if (unreversed != null) {
+            work = putInPushOrder(limit);
+            if (unreversed != null) {
+                return work; // the oldest is still to be reached: nothing can be handed over yet
+            }
         }
         for (int taken = 0; taken < limit && carried != null; taken++) {
             TimeoutHandle node = carried;
             carried = node.linkAcquire();
             node.linkRelease(null);
             action.accept(node);
+            work++;
         }
-        return true;
+        return Math.max(work, 1);
     }
 
     /**
@@ -109,9 +158,9 @@ final class TimeoutStack {
     boolean takeAll(Consumer<TimeoutHandle> action) {
         boolean any = false;
         while (carried != null || unreversed != null) { // left over from bounded takes
-            any |= takeAll(action, Integer.MAX_VALUE);
+            any |= takeAll(action, Integer.MAX_VALUE) > 0;
         }
-        return takeAll(action, Integer.MAX_VALUE) | any;
+        return (takeAll(action, Integer.MAX_VALUE) > 0) | any;
     }
 
     /**
@@ -120,16 +169,17 @@ final class TimeoutStack {
      * links are reset to null). Once the bottom is reached the chain is in push order: it becomes
      * {@link #carried}.
      *
-     * @return whether the whole chain is in push order now
+     * @return how many handles it visited
      */
-    private boolean putInPushOrder(int limit) {
+    private int putInPushOrder(int limit) {
         TimeoutHandle node = unreversed;
         TimeoutHandle done = reversed;
-        for (int visited = 0; node != BOTTOM; visited++) {
+        int visited = 0;
+        for (; node != BOTTOM; visited++) {
             if (visited == limit) {
                 unreversed = node;
                 reversed = done;
-                return false;
+                return visited;
             }
             TimeoutHandle below = awaitLink(node);
             if (dropEnded && node.state() != TimeoutHandle.PENDING) {
@@ -143,7 +193,7 @@ final class TimeoutStack {
         unreversed = null;
         reversed = null;
         carried = done;
-        return true;
+        return visited;
     }
 
     /** Worker only: visits the handles not handed over yet (taken or still on the stack), without taking them. */
@@ -155,7 +205,7 @@ final class TimeoutStack {
             action.accept(node);
         }
         forEachInChain(unreversed, action);
-        forEachInChain(top.get(), action);
+        forEachInChain(top, action);
     }
 
     /** A chain as pushed: newest first, to {@link #BOTTOM}; null for none. */

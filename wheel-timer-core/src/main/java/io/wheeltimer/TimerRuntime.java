@@ -51,6 +51,8 @@ final class TimerRuntime implements TimeoutOwner {
     static final int UPCOMING_WAIT_SECONDS = 2;
     /** Repeated refusals and task failures are logged as one count per this interval. */
     static final long REPEAT_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** Stripes of the new timeouts (a power of two). */
+    static final int STRIPES = 8;
     /** Marks "run tasks on the worker thread", which needs no executor call. */
     static final Executor ON_WORKER = Runnable::run;
 
@@ -80,8 +82,16 @@ final class TimerRuntime implements TimeoutOwner {
 
     // --- the hand-off ----------------------------------------------------------------------
 
-    /** Drops, when it is taken, what was cancelled or withdrawn before the worker took it. */
-    final TimeoutStack newTimeouts = new TimeoutStack(true);
+    /**
+     * The new timeouts, striped by the scheduling thread (one stripe per thread, so a thread's own
+     * timeouts stay in the order it scheduled them): producers on different threads do not contend
+     * for one top, and a thread that cancels what it just scheduled finds it on top of its stripe
+     * and takes it back. Each drops, when taken, what was cancelled or withdrawn before the worker
+     * took it.
+     */
+    private final TimeoutStack[] newTimeouts = new TimeoutStack[STRIPES];
+    /** Worker only: the stripe the next take starts at, so that a busy stripe cannot starve the others. */
+    private int firstStripe;
 
     final TimeoutStack cancelledTimeouts = new TimeoutStack();
     private final ConcurrentLinkedQueue<UpcomingQuery> queries = new ConcurrentLinkedQueue<>();
@@ -138,6 +148,9 @@ final class TimerRuntime implements TimeoutOwner {
         this.admitted = maxPendingTimeouts > 0 ? new AtomicLong() : null;
         this.taskExecutor = taskExecutor;
         this.onShutdown = onShutdown;
+        for (int i = 0; i < STRIPES; i++) {
+            newTimeouts[i] = new TimeoutStack(true);
+        }
         this.refusals =
                 new RepeatLog(LOG, "tasks refused by the task executor", REPEAT_LOG_INTERVAL_NANOS, ticker::nanoTime);
         this.taskFailures =
@@ -282,7 +295,7 @@ final class TimerRuntime implements TimeoutOwner {
         // A delay <= 0 runs on the next tick: 1 ns from now is due at the next boundary.
         long deadline = delayNanos <= 0 ? saturatedAdd(elapsed, 1) : saturatedAdd(elapsed, delayNanos);
         TimeoutHandle handle = new TimeoutHandle(this, task, deadline);
-        boolean wasEmpty = newTimeouts.push(handle);
+        boolean wasEmpty = ownStripe().push(handle);
         // If stop() raced this call, either the worker took the handle on its way out (then it is in
         // the set stop() returns) or it never will: then withdraw it, so nothing is lost.
         if (!isRunning() && handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.WITHDRAWN)) {
@@ -298,6 +311,12 @@ final class TimerRuntime implements TimeoutOwner {
         return handle;
     }
 
+    /** The stripe of the new timeouts that this thread pushes to. */
+    private TimeoutStack ownStripe() {
+        long id = Thread.currentThread().getId();
+        return newTimeouts[(int) ((id * 0x9E3779B97F4A7C15L) >>> 61) & (STRIPES - 1)];
+    }
+
     private static long saturatedAdd(long a, long b) {
         long sum = a + b;
         return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
@@ -307,7 +326,11 @@ final class TimerRuntime implements TimeoutOwner {
     public void onCancelled(TimeoutHandle handle, boolean inWheel) {
         cancelled.increment();
         release();
-        if (inWheel && cancelledTimeouts.push(handle)) {
+        if (!inWheel) {
+            // Not taken yet: if still the newest of this thread's stripe (it scheduled it just now),
+            // take it back, so that the worker never sees it. On any other stripe this fails.
+            ownStripe().popIfTop(handle);
+        } else if (cancelledTimeouts.push(handle)) {
             // First cancel since the worker last looked: make sure it looks within a tick.
             long wake = wakeAt;
             if (wake != AWAKE && wake - (ticker.nanoTime() - startTime) > tickNanos) {
@@ -347,29 +370,56 @@ final class TimerRuntime implements TimeoutOwner {
 
     // --- the worker's side of the hand-off -------------------------------------------------
 
-    /** Worker thread: hands over at most {@code limit} new timeouts; see {@link TimeoutStack#takeAll(Consumer, int)}. */
+    /**
+     * Worker thread: takes new timeouts from the stripes, about {@code limit} work in all (see {@link
+     * TimeoutStack#takeAll(Consumer, int)}), starting at another stripe each time.
+     *
+     * @return whether there was anything
+     */
     boolean takeNew(Consumer<TimeoutHandle> action, int limit) {
-        return newTimeouts.takeAll(action, limit);
+        int budget = limit;
+        boolean any = false;
+        int first = firstStripe++;
+        for (int k = 0; k < STRIPES && budget > 0; k++) {
+            int work = newTimeouts[(first + k) & (STRIPES - 1)].takeAll(action, budget);
+            any |= work > 0;
+            budget -= work;
+        }
+        return any;
     }
 
     /** Worker thread: hands over at most {@code limit} timeouts cancelled in the wheel. */
     boolean takeCancelled(Consumer<TimeoutHandle> action, int limit) {
-        return cancelledTimeouts.takeAll(action, limit);
+        return cancelledTimeouts.takeAll(action, limit) > 0;
     }
 
     /** Worker thread: whether producers handed off something (or a query) since the worker last looked. */
     boolean hasHandOffs() {
-        return !newTimeouts.isEmpty() || !cancelledTimeouts.isEmpty() || !queries.isEmpty();
+        return hasNewTimeouts() || !cancelledTimeouts.isEmpty() || !queries.isEmpty();
+    }
+
+    /** Whether new timeouts wait to be taken (worker thread; tests read it while the worker is held). */
+    boolean hasNewTimeouts() {
+        for (TimeoutStack stripe : newTimeouts) {
+            if (!stripe.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Worker thread: visits the new timeouts not taken yet, for {@code upcoming}. */
     void forEachNotTaken(Consumer<TimeoutHandle> action) {
-        newTimeouts.forEach(action);
+        for (TimeoutStack stripe : newTimeouts) {
+            stripe.forEach(action);
+        }
     }
 
     /** Worker thread, on stop: cancels what is still handed off and answers waiting queries with nothing. */
     void drainForStop() {
-        newTimeouts.takeAll(this::cancelForStop);
+        for (TimeoutStack stripe : newTimeouts) {
+            stripe.takeAll(this::cancelForStop);
+        }
         cancelledTimeouts.takeAll(handle -> {});
         for (UpcomingQuery query; (query = queries.poll()) != null; ) {
             query.result.complete(List.of());

@@ -67,6 +67,8 @@ final class Worker implements Runnable {
     static final int QUERY_CHECK_EVERY = 64;
 
     private long startTime;
+    /** The runtime's scheduled count read in the last round. */
+    private long scheduledAtLastRound;
     /** Written by {@link #touchTasks} only, so that its loads are not optimized away. */
     private Class<?> lastTaskClass;
 
@@ -139,7 +141,13 @@ final class Worker implements Runnable {
                 profile.endRound(roundEnd - roundStart, cpuClock == null ? 0 : cpuClock.getAsLong() - roundCpuStart);
                 // After a hand-off more are likely: look again at the next tick rather than at the
                 // next deadline, so that cancelled timeouts do not pile up in the stacks.
-                long wakeTick = handedOff || precascading ? Math.min(next, now + 1) : next;
+                // Producers busy (anything scheduled since the last round, even if cancelled and
+                // taken back off the stack at once): also look at the next tick, so that no
+                // producer has to wake the worker for the memory of what it hands off.
+                long scheduledSoFar = runtime.scheduled();
+                boolean active = handedOff || scheduledSoFar != scheduledAtLastRound;
+                scheduledAtLastRound = scheduledSoFar;
+                long wakeTick = active || precascading ? Math.min(next, now + 1) : next;
                 long wake = wakeTick > maxTick ? IDLE : wakeTick * tickNanos;
                 runtime.dueAt(wake);
                 // Repeated failures counted and not yet logged: wake for their summary line in time.

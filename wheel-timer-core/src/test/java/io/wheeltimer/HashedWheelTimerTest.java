@@ -545,7 +545,7 @@ class HashedWheelTimerTest {
         assertThat(entered.await(10, SECONDS)).isTrue();
         // the worker is busy in a task: this one stays in the hand-off stack
         Timeout notTakenTimeout = timer.newTimeout(notTaken, Duration.ofSeconds(1));
-        assertThat(timer.runtime.newTimeouts.isEmpty()).isFalse();
+        assertThat(timer.runtime.hasNewTimeouts()).isTrue();
 
         Future<Set<Timeout>> stop = pool.submit(timer::stop);
         await().atMost(Duration.ofSeconds(10)).until(() -> timer.state() == State.SHUTDOWN);
@@ -1066,7 +1066,7 @@ class HashedWheelTimerTest {
         RecordingTask task = new RecordingTask("t");
 
         Timeout timeout = timer.newTimeout(task, Duration.ofHours(1));
-        assertThat(timer.runtime.newTimeouts.isEmpty()).as("not taken yet").isFalse();
+        assertThat(timer.runtime.hasNewTimeouts()).as("not taken yet").isTrue();
         assertThat(timeout.cancel()).isTrue();
 
         assertThat(timer.runtime.cancelledTimeouts.isEmpty())
@@ -1104,7 +1104,7 @@ class HashedWheelTimerTest {
         TimerTask task = new RecordingTask("released");
         Timeout timeout = timer.newTimeout(task, Duration.ofHours(1));
         ticker.advance(Duration.ZERO); // sync point: the worker has taken it into the wheel
-        assertThat(timer.runtime.newTimeouts.isEmpty()).isTrue();
+        assertThat(timer.runtime.hasNewTimeouts()).isFalse();
         assertThat(timeout.cancel()).isTrue();
         return new WeakReference<>(task);
     }
@@ -1440,14 +1440,14 @@ class HashedWheelTimerTest {
 
         timer.newTimeout(new RecordingTask("not taken, 2 s"), Duration.ofSeconds(2));
         timer.newTimeout(new RecordingTask("not taken, 1 s"), Duration.ofSeconds(1));
-        assertThat(timer.runtime.newTimeouts.isEmpty()).isFalse();
+        assertThat(timer.runtime.hasNewTimeouts()).isTrue();
         AtomicReference<List<TimeoutInfo>> result = new AtomicReference<>();
         Thread caller = new Thread(() -> result.set(timer.upcoming(10)));
         caller.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> caller.getState() == Thread.State.TIMED_WAITING);
-        assertThat(timer.runtime.newTimeouts.isEmpty())
+        assertThat(timer.runtime.hasNewTimeouts())
                 .as("still not taken while the caller waits")
-                .isFalse();
+                .isTrue();
         release.countDown(); // the worker answers between tasks, before it takes the new ones
         caller.join(10_000);
         advance.get(10, SECONDS);

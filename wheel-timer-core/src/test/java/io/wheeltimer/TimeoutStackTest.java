@@ -50,9 +50,9 @@ class TimeoutStackTest {
         stack.push(handle(1, TimeoutHandle.CANCELLED));
 
         List<Long> taken = new ArrayList<>();
-        assertThat(stack.takeAll(h -> taken.add(h.deadline), 10)).isTrue(); // the worker looks again soon
+        assertThat(stack.takeAll(h -> taken.add(h.deadline), 10)).isPositive(); // the worker looks again soon
         assertThat(taken).isEmpty();
-        assertThat(stack.takeAll(h -> taken.add(h.deadline), 10)).isFalse();
+        assertThat(stack.takeAll(h -> taken.add(h.deadline), 10)).isZero();
         assertThat(stack.push(handle(2, TimeoutHandle.PENDING))).isTrue(); // empty again
     }
 
@@ -116,5 +116,46 @@ class TimeoutStackTest {
         assertThat(stack.takeAll(h -> taken.add(h.deadline))).isTrue();
         assertThat(taken).containsExactly(1L, 3L, 4L, 5L, 6L);
         assertThat(stack.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aCancelTakesTheTopBackOffAndLeavesAnyOtherHandleToTheTake() {
+        TimeoutStack stack = new TimeoutStack(true);
+        TimeoutHandle first = handle(1, TimeoutHandle.PENDING);
+        TimeoutHandle second = handle(2, TimeoutHandle.PENDING);
+        stack.push(first);
+        stack.push(second);
+
+        assertThat(stack.popIfTop(first)).isFalse(); // not the top
+        assertThat(stack.popIfTop(second)).isTrue();
+        assertThat(stack.popIfTop(second)).isFalse(); // no longer on the stack
+        assertThat(stack.popIfTop(first)).isTrue();
+        assertThat(stack.isEmpty()).isTrue();
+        assertThat(stack.push(handle(3, TimeoutHandle.PENDING))).isTrue(); // empty again
+
+        assertThat(takeAll(stack, Integer.MAX_VALUE)).containsExactly(3L);
+    }
+
+    @Test
+    void aHandleTakenByTheWorkerCannotBePopped() {
+        TimeoutStack stack = new TimeoutStack(true);
+        TimeoutHandle handle = handle(1, TimeoutHandle.PENDING);
+        stack.push(handle);
+
+        assertThat(takeAll(stack, Integer.MAX_VALUE)).containsExactly(1L);
+        assertThat(stack.popIfTop(handle)).isFalse();
+        assertThat(stack.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aTakeReportsItsWorkVisitsPlusHandOvers() {
+        TimeoutStack stack = new TimeoutStack(true);
+        stack.push(handle(1, TimeoutHandle.PENDING));
+        stack.push(handle(2, TimeoutHandle.CANCELLED));
+        stack.push(handle(3, TimeoutHandle.PENDING));
+
+        assertThat(stack.takeAll(h -> {}, 2)).isEqualTo(2); // two visited, the oldest not reached
+        assertThat(stack.takeAll(h -> {}, 2)).isEqualTo(1 + 2); // one visited, two handed over
+        assertThat(stack.takeAll(h -> {}, 2)).isZero();
     }
 }
