@@ -113,30 +113,53 @@ final class TimeoutStack {
 
     /**
      * Worker only: goes on with what it took earlier and has not handed over yet or, if there is
-     * nothing, takes every handle pushed so far off the stack in one exchange; then, visiting at most
-     * {@code limit} handles to put them in push order and handing over at most {@code limit}, oldest
-     * first, it leaves the rest for the next call. Never takes off the stack twice in one call, so a
-     * call is one atomic take. Each handle's link is reset to null before it is handed over (so it may
-     * be pushed again, onto any stack).
+     * nothing, takes every handle pushed so far off the stack in one exchange ({@link #grab}); then
+     * {@link #handOver}. Never takes off the stack twice in one call, so a call is one atomic take.
      *
-     * @return the work done: handles visited to put them in order plus handles handed over; 0 if
-     *     there was nothing at all (more than 0 even if every handle it met was dropped)
+     * @return the work done, as {@link #handOver}; 0 if there was nothing at all
      */
     int takeAll(Consumer<TimeoutHandle> action, int limit) {
-        if (carried == null && unreversed == null) {
-            if (top == null) {
-                return 0; // a plain read: most stripes are empty most of the time
-            }
-            unreversed = (TimeoutHandle) TOP.getAndSet(this, null);
-            if (unreversed == null) {
-                return 0; // its only handle was cancelled and taken back meanwhile
-            }
+        grab();
+        return handOver(action, limit);
+    }
+
+    /** Worker only: whether it holds handles taken off the stack and not all handed over yet. */
+    boolean isTaking() {
+        return carried != null || unreversed != null;
+    }
+
+    /**
+     * Worker only: unless it is still handing over an earlier take, takes every handle pushed so far
+     * off the stack in one exchange, to hand over later ({@link #handOver}).
+     *
+     * @return whether it holds handles to hand over now (taken now or earlier)
+     */
+    boolean grab() {
+        if (!isTaking() && top != null) { // a plain read first: most stripes are empty most of the time
+            unreversed = (TimeoutHandle) TOP.getAndSet(this, null); // null: its only handle was taken back
         }
+        return isTaking();
+    }
+
+    /**
+     * Worker only: goes on with what it took off the stack ({@link #grab}) and has not handed over yet,
+     * never taking more off it: visiting at most {@code limit} handles to put them in push order, then
+     * handing over at most {@code limit}, oldest first, it leaves the rest for the next call. Each
+     * handle's link is reset to null before it is handed over (so it may be pushed again, onto any
+     * stack).
+     *
+     * @return the work done: handles visited to put them in order plus handles handed over; 0 if it
+     *     held nothing (more than 0 even if every handle it met was dropped)
+     */
+    int handOver(Consumer<TimeoutHandle> action, int limit) {
         int work = 0;
         if (unreversed != null) {
             work = putInPushOrder(limit);
             if (unreversed != null) {
                 return work; // the oldest is still to be reached: nothing can be handed over yet
+            }
+            if (carried == null) {
+                return work; // every handle it met was dropped (work > 0: it met some)
             }
         }
         for (int taken = 0; taken < limit && carried != null; taken++) {
@@ -146,7 +169,7 @@ final class TimeoutStack {
             action.accept(node);
             work++;
         }
-        return Math.max(work, 1);
+        return work;
     }
 
     /**

@@ -371,21 +371,39 @@ final class TimerRuntime implements TimeoutOwner {
     // --- the worker's side of the hand-off -------------------------------------------------
 
     /**
-     * Worker thread: takes new timeouts from the stripes, about {@code limit} work in all (see {@link
-     * TimeoutStack#takeAll(Consumer, int)}), starting at another stripe each time.
+     * Worker thread: hands over new timeouts, about {@code limit} work in all (see {@link
+     * TimeoutStack#handOver}), starting at another stripe each time. Unless a take is still being
+     * handed over ({@link #takingNew}), it first takes every stripe off at once: one snapshot, so
+     * that once it is handed over entirely, everything scheduled before the worker read the clock for
+     * the round that took it is in the wheel.
      *
      * @return whether there was anything
      */
     boolean takeNew(Consumer<TimeoutHandle> action, int limit) {
-        int budget = limit;
         boolean any = false;
+        if (!takingNew()) {
+            for (TimeoutStack stripe : newTimeouts) {
+                any |= stripe.grab();
+            }
+        }
+        int budget = limit;
         int first = firstStripe++;
         for (int k = 0; k < STRIPES && budget > 0; k++) {
-            int work = newTimeouts[(first + k) & (STRIPES - 1)].takeAll(action, budget);
+            int work = newTimeouts[(first + k) & (STRIPES - 1)].handOver(action, budget);
             any |= work > 0;
             budget -= work;
         }
         return any;
+    }
+
+    /** Worker thread: whether new timeouts it took off the stripes are not all handed over yet. */
+    boolean takingNew() {
+        for (TimeoutStack stripe : newTimeouts) {
+            if (stripe.isTaking()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Worker thread: hands over at most {@code limit} timeouts cancelled in the wheel. */

@@ -69,6 +69,8 @@ final class Worker implements Runnable {
     private long startTime;
     /** The runtime's scheduled count read in the last round. */
     private long scheduledAtLastRound;
+    /** The tick the wheel may advance to: the time read before the take being handed over. */
+    private long reach;
     /** Written by {@link #touchTasks} only, so that its loads are not optimized away. */
     private Class<?> lastTaskClass;
 
@@ -100,8 +102,14 @@ final class Worker implements Runnable {
         try {
             while (runtime.isRunning()) {
                 // Read the time before taking the hand-offs: whatever was handed off before the
-                // clock reached `now` is then taken in time to fire at its own tick.
+                // clock reached `now` is then taken in time to fire at its own tick. A take is
+                // handed over in bounded portions, over several rounds: until it is all in the
+                // wheel nothing fires, and then the wheel advances only to the time read before
+                // that take (`reach`); what was scheduled since is taken by the next round.
                 long now = currentTick();
+                if (!runtime.takingNew()) {
+                    reach = now;
+                }
                 long roundStart = System.nanoTime();
                 java.util.function.LongSupplier cpuClock = profile.cpuClock;
                 long roundCpuStart = cpuClock == null ? 0 : cpuClock.getAsLong();
@@ -109,9 +117,12 @@ final class Worker implements Runnable {
                 answerQueries();
                 long phaseEnd = System.nanoTime();
                 profile.take += phaseEnd - roundStart;
+                boolean taking = runtime.takingNew();
                 int work = 0;
                 long t = wheel.nextEventTick();
-                for (; t <= now && runtime.isRunning() && work < ROUND_WORK_LIMIT; t = wheel.nextEventTick()) {
+                for (;
+                        !taking && t <= reach && runtime.isRunning() && work < ROUND_WORK_LIMIT;
+                        t = wheel.nextEventTick()) {
                     long phaseStart = phaseEnd;
                     wheel.cascadeTo(t);
                     runtime.publishTick(t);
@@ -126,8 +137,9 @@ final class Worker implements Runnable {
                     profile.expire += taken - cascaded;
                     profile.dispatch += phaseEnd - taken;
                 }
-                // Behind (the work limit cut the round short): take the hand-offs and go on at once.
-                boolean behind = t <= now && runtime.isRunning();
+                // Behind (a take still being handed over, the work limit cut the round short, or
+                // the wheel could only reach an earlier time): go on at once.
+                boolean behind = (taking || t <= reach || reach < now) && runtime.isRunning();
                 if (!behind) {
                     wheel.skipTo(now);
                 }

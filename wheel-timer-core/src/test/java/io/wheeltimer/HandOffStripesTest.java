@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -73,19 +76,40 @@ class HandOffStripesTest {
     }
 
     @Test
-    void aTimeoutCancelledByTheThreadThatJustScheduledItNeverReachesTheWorker() {
-        timer.start();
-        Timeout timeout = timer.newTimeout(t -> {}, Duration.ofSeconds(30));
-        assertThat(timer.runtime.hasNewTimeouts()).isTrue();
+    void aTimeoutCancelledByTheThreadThatJustScheduledItNeverReachesTheWorker() throws Exception {
+        // Hold the worker in a task, so that it cannot take what is scheduled meanwhile.
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        timer.newTimeout(
+                t -> {
+                    entered.countDown();
+                    release.await();
+                },
+                Duration.ofMillis(10));
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(10)));
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 
-        assertThat(timeout.cancel()).isTrue();
+            Timeout kept = timer.newTimeout(t -> {}, Duration.ofSeconds(30));
+            Timeout timeout = timer.newTimeout(t -> {}, Duration.ofSeconds(30));
+            assertThat(timeout.cancel()).isTrue(); // the newest of this thread's stripe: taken back
+            assertThat(timer.runtime.hasNewTimeouts()).as("the other one waits").isTrue();
+            assertThat(kept.cancel()).isTrue(); // now the newest again: taken back too
 
-        assertThat(timer.runtime.hasNewTimeouts())
-                .as("taken back off its stripe")
-                .isFalse();
-        assertThat(timeout.isCancelled()).isTrue();
-        assertThat(timer.pendingTimeouts()).isZero();
-        assertThat(timer.stats().cancelled()).isEqualTo(1);
+            assertThat(timer.runtime.hasNewTimeouts())
+                    .as("taken back off its stripe")
+                    .isFalse();
+            assertThat(timeout.isCancelled()).isTrue();
+            release.countDown();
+            advance.get(10, TimeUnit.SECONDS);
+            assertThat(timer.pendingTimeouts()).isZero();
+            assertThat(timer.stats().cancelled()).isEqualTo(2);
+            assertThat(timer.stats().expired()).isEqualTo(1); // the task that held the worker
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
     }
 
     @Test
@@ -105,5 +129,20 @@ class HandOffStripesTest {
         ticker.advance(Duration.ofMillis(10)); // the worker takes the stripe and drops it
         assertThat(timer.runtime.hasNewTimeouts()).isFalse();
         assertThat(timer.upcoming(10)).isEmpty();
+    }
+
+    @Test
+    void aBurstLargerThanARoundTakesAllFiresAtItsOwnTick() {
+        int burst = 10 * Worker.TAKE_LIMIT; // handed over in many rounds
+        int[] ran = new int[1];
+        timer.start();
+        for (int i = 0; i < burst; i++) {
+            timer.newTimeout(t -> ran[0]++, Duration.ofMillis(20));
+        }
+
+        ticker.advance(Duration.ofMillis(10));
+        assertThat(ran[0]).as("none early").isZero();
+        ticker.advance(Duration.ofMillis(10));
+        assertThat(ran[0]).as("all at their tick, none a tick late").isEqualTo(burst);
     }
 }
