@@ -168,7 +168,13 @@ final class Worker implements Runnable {
                     wake = Math.min(wake, Math.max(flushAt - startTime, 0));
                 }
                 runtime.sleepingUntil(wake);
-                if (behind || runtime.hasHandOffs() || !runtime.isRunning()) {
+                // Hand-offs made since the take (their producers may have read "awake" and not woken
+                // the worker) need another round at once only if the worker would otherwise sleep
+                // past the next tick: nothing handed off is due sooner, and a query wakes the worker
+                // itself. Going round for every push would keep the worker spinning on the stripes'
+                // tops under steady load, pulling the producers' cache lines away from them.
+                boolean handOffsNeedARound = wake - tickNanos > now * tickNanos && runtime.hasHandOffs();
+                if (behind || handOffsNeedARound || !runtime.isRunning()) {
                     runtime.awake();
                     continue;
                 }
