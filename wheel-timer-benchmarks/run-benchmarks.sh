@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole benchmark suite and writes docs/benchmarks.md and docs/benchmarks.svg.
-# About 17 minutes on 2 cores. Run it on a quiet machine: nothing else should be busy.
+# About 18 minutes on 2 cores. Run it on a quiet machine: nothing else should be busy.
 #
 #   wheel-timer-benchmarks/run-benchmarks.sh          # everything
 #   QUICK=1 wheel-timer-benchmarks/run-benchmarks.sh  # a short smoke run, numbers meaningless

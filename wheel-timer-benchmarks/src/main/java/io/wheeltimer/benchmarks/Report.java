@@ -222,10 +222,12 @@ public final class Report {
         md.append("## Reproduce\n\n```\n")
                 .append(command)
                 .append("\n```\n\n")
-                .append("It builds the module, runs the JMH benchmark `ScheduleCancelBenchmark` (with `-prof gc`) ")
-                .append("and each `Experiments` measurement in a fresh JVM per timer, then this report. About ")
-                .append("12 minutes on 2 cores. Numbers from a shared 2-core machine are noisy: compare ratios ")
-                .append("within one run, not across runs.\n");
+                .append(
+                        "It builds the module, runs the JMH benchmarks `TimeLimitBenchmark`, `ScheduleCancelBenchmark` ")
+                .append("and `InFlightBenchmark` (with `-prof gc`) and each `TimeLimitExperiments` and `Experiments` ")
+                .append("measurement in a fresh JVM per timer, then this report. About 18 minutes on 2 cores. ")
+                .append("Numbers from a shared 2-core machine are noisy: compare ratios within one run, not across ")
+                .append("runs.\n");
         return md.toString();
     }
 
