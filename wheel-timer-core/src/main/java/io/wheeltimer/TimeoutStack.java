@@ -7,7 +7,8 @@ import java.util.function.Consumer;
 /**
  * The hand-off from producer threads to the worker: a lock-free stack through the handles' own
  * {@code link} field, so a push allocates nothing and never retries (one atomic exchange). Many
- * threads push; only the worker takes, and it takes everything at once.
+ * threads push; only the worker takes, everything pushed so far in one exchange; any thread may take
+ * a handle it cancelled back off the top ({@link #popIfTop}).
  *
  * <p>The worker may take in bounded portions ({@link #takeAll(Consumer, int)}): a call visits at most
  * {@code limit} handles of the chain it took off the stack to put it in push order (the chain is
@@ -45,8 +46,7 @@ final class TimeoutStack {
     @SuppressWarnings("unused")
     private long pad0, pad1, pad2, pad3, pad4, pad5, pad6, pad7;
 
-    /** The newest handle pushed, or null. Accessed through {@link #TOP}. */
-    @SuppressWarnings("unused")
+    /** The newest handle pushed, or null. Read directly, changed through {@link #TOP}. */
     private volatile TimeoutHandle top;
     /** Whether a take drops the handles no longer {@code PENDING} (the stack of new timeouts). */
     private final boolean dropEnded;

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * The loop that drives a {@link TimerRuntime}: the one thread that owns the {@link TimingWheel}.
@@ -55,10 +56,11 @@ final class Worker implements Runnable {
      */
     static final int ROUND_WORK_LIMIT = 16_384;
     /**
-     * Hand-offs a round takes from each stack ({@link TimeoutStack#takeAll(Consumer, int)}): at most
-     * this many visited to put a burst in push order, and this many put into the wheel. A handle
-     * pushed by another thread is a cache miss, and the walk that orders a burst follows one link
-     * after another: a million scheduled between two rounds are taken over many short rounds.
+     * The hand-off work a round does on the new timeouts, all stripes together ({@link
+     * TimerRuntime#takeNew}), and again on the cancelled ones: handles visited to put a take in push
+     * order plus handles put into (or unlinked from) the wheel ({@link TimeoutStack#handOver}). A
+     * handle pushed by another thread is a cache miss, and the walk that orders a take follows one
+     * link after another: a million scheduled between two rounds are taken over many short rounds.
      */
     static final int TAKE_LIMIT = 2048;
     /** Tasks loaded ahead of their dispatch ({@link #touchTasks}), a power of two. */
@@ -111,7 +113,7 @@ final class Worker implements Runnable {
                     reach = now;
                 }
                 long roundStart = System.nanoTime();
-                java.util.function.LongSupplier cpuClock = profile.cpuClock;
+                LongSupplier cpuClock = profile.cpuClock;
                 long roundCpuStart = cpuClock == null ? 0 : cpuClock.getAsLong();
                 boolean handedOff = runtime.takeNew(take, TAKE_LIMIT) | runtime.takeCancelled(unlink, TAKE_LIMIT);
                 answerQueries();
@@ -317,7 +319,7 @@ final class Worker implements Runnable {
          * For benchmarks: the worker thread's CPU clock (ns; called on the worker), read at the start
          * and end of each round while set. Null (the default) costs one read per round.
          */
-        volatile java.util.function.LongSupplier cpuClock;
+        volatile LongSupplier cpuClock;
 
         void endRound(long nanos, long cpuNanos) {
             rounds++;

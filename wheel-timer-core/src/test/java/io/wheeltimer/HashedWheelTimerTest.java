@@ -1065,6 +1065,7 @@ class HashedWheelTimerTest {
         assertThat(entered.await(10, SECONDS)).isTrue();
         RecordingTask task = new RecordingTask("t");
 
+        Timeout older = timer.newTimeout(new RecordingTask("older"), Duration.ofHours(1));
         Timeout timeout = timer.newTimeout(task, Duration.ofHours(1));
         assertThat(timer.runtime.hasNewTimeouts()).as("not taken yet").isTrue();
         assertThat(timeout.cancel()).isTrue();
@@ -1073,11 +1074,17 @@ class HashedWheelTimerTest {
                 .as("nothing for the worker to unlink")
                 .isTrue();
         assertThat(task.cancels()).isOne();
+        // The newest of this thread's stripe was taken back; the older one waits for the worker,
+        // which drops it, cancelled, when it takes the stripe; once it is cancelled too, nothing waits.
+        assertThat(timer.runtime.hasNewTimeouts()).as("the older one waits").isTrue();
+        assertThat(older.cancel()).isTrue();
+        assertThat(timer.runtime.hasNewTimeouts()).as("both taken back").isFalse();
         release.countDown();
         advance.get(10, SECONDS);
         ticker.advance(Duration.ofHours(2));
         assertThat(task.runs()).isZero();
         assertThat(timer.pendingTimeouts()).isZero();
+        assertThat(timer.stats().cancelled()).isEqualTo(2);
         assertThat(timer.upcoming(10)).isEmpty();
     }
 

@@ -3,7 +3,6 @@ package io.wheeltimer;
 import java.util.ArrayList;
 import java.util.List;
 import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.junit.jupiter.api.Test;
@@ -56,11 +55,6 @@ public class TimeoutStackPopLincheckTest {
 
     @Test
     public void everyInterleavingIsLinearizable() {
-        new ModelCheckingOptions()
-                .iterations(10)
-                .invocationsPerIteration(300)
-                .threads(3)
-                .actorsPerThread(3)
-                .check(getClass());
+        LincheckScenarios.checkEveryInterleaving(getClass());
     }
 }

@@ -1,7 +1,6 @@
 package io.wheeltimer;
 
 import java.util.concurrent.TimeUnit;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -63,11 +62,6 @@ public class TimeoutStateLincheckTest {
 
     @Test
     public void everyInterleavingIsLinearizable() {
-        new ModelCheckingOptions()
-                .iterations(10)
-                .invocationsPerIteration(300)
-                .threads(3)
-                .actorsPerThread(3)
-                .check(getClass());
+        LincheckScenarios.checkEveryInterleaving(getClass());
     }
 }
