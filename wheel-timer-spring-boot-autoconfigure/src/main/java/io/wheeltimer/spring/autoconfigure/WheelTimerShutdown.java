@@ -140,8 +140,13 @@ final class WheelTimerShutdown implements ApplicationListener<ContextClosedEvent
         long giveUp = System.nanoTime() + awaitTerminationPeriod.toNanos() + 2 * tick + TimeUnit.SECONDS.toNanos(1);
         try {
             while (true) {
-                List<TimeoutInfo> soonest = timer.upcoming(1);
+                // The time first, then the query: the worker measures `remaining` at or after `now`,
+                // so `now + remaining` never puts a deadline later than it is. Read the other way
+                // round, time that passed while the answer came back (a busy machine, or a test
+                // moving a ManualTicker meanwhile) made timeouts due within the period look later
+                // than its end, and the timer was stopped without them.
                 long now = ticker.nanoTime();
+                List<TimeoutInfo> soonest = timer.upcoming(1);
                 boolean due = !soonest.isEmpty()
                         && dueByTheLastTick(soonest.get(0).remaining().toNanos(), now, end, tick);
                 if (!due && callsWaitingToStart.applyAsInt(timer) == 0) {
