@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wheeltimer.Timeout;
 import io.wheeltimer.Timer;
+import io.wheeltimer.TimerTask;
 import io.wheeltimer.spring.WheelTimeout;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,7 +50,26 @@ public class PaymentDeadlines {
      */
     public void armAgain(String orderId, Instant payBy, Instant now) {
         long delay = Math.max(0, Duration.between(now, payBy).toNanos());
-        track(orderId, timer.newTimeout(t -> expire(orderId), delay, TimeUnit.NANOSECONDS));
+        track(orderId, timer.newTimeout(new ArmedAgain(orderId), delay, TimeUnit.NANOSECONDS));
+    }
+
+    /** The deadline of an order armed again at startup, described as the actuator endpoint lists it. */
+    private final class ArmedAgain implements TimerTask {
+        private final String orderId;
+
+        ArmedAgain(String orderId) {
+            this.orderId = orderId;
+        }
+
+        @Override
+        public void run(Timeout timeout) {
+            expire(orderId);
+        }
+
+        @Override
+        public String toString() {
+            return PaymentDeadlines.class.getName() + ".cancelIfUnpaid(String), armed again at startup";
+        }
     }
 
     /**

@@ -114,6 +114,13 @@ class PostgresTest {
                     app(url, "orders.payment-window=60s", "orders.recovery-interval=1h")) {
                 Api api = api(second);
                 await().atMost(Api.PATIENCE).until(() -> api.status(overdue).equals("CANCELLED"));
+                // The deadline armed again says what it is, as the actuator endpoint lists it.
+                assertThat(second.getBean(HashedWheelTimer.class).upcoming(1))
+                        .singleElement()
+                        .satisfies(
+                                info -> assertThat(info.task())
+                                        .isEqualTo(
+                                                "io.wheeltimer.sample.PaymentDeadlines.cancelIfUnpaid(String), armed again at startup"));
                 Instant firstCancelled = null;
                 while (firstCancelled == null) {
                     String status = api.status(onTime);
