@@ -108,7 +108,7 @@ final class TimeoutStack {
 
     /** Whether nothing waits: nothing pushed, nor left over from a bounded take (worker only). */
     boolean isEmpty() {
-        return carried == null && unreversed == null && top == null;
+        return !isTaking() && top == null;
     }
 
     /**
@@ -179,10 +179,7 @@ final class TimeoutStack {
      * @return whether there was anything
      */
     boolean takeAll(Consumer<TimeoutHandle> action) {
-        boolean any = false;
-        while (carried != null || unreversed != null) { // left over from bounded takes
-            any |= takeAll(action, Integer.MAX_VALUE) > 0;
-        }
+        boolean any = handOver(action, Integer.MAX_VALUE) > 0; // left over from bounded takes, all of it
         return (takeAll(action, Integer.MAX_VALUE) > 0) | any;
     }
 

@@ -73,7 +73,7 @@ final class Worker implements Runnable {
     private long scheduledAtLastRound;
     /** The tick the wheel may advance to: the time read before the take being handed over. */
     private long reach;
-    /** Written by {@link #touchTasks} only, so that its loads are not optimized away. */
+    /** Written by {@link #touchTasks} only, and never read, so that its loads are not optimized away. */
     private Class<?> lastTaskClass;
 
     private long tasksOfLastClass;
@@ -153,11 +153,10 @@ final class Worker implements Runnable {
                 long roundEnd = System.nanoTime();
                 profile.cascade += roundEnd - phaseEnd;
                 profile.endRound(roundEnd - roundStart, cpuClock == null ? 0 : cpuClock.getAsLong() - roundCpuStart);
-                // After a hand-off more are likely: look again at the next tick rather than at the
-                // next deadline, so that cancelled timeouts do not pile up in the stacks.
-                // Producers busy (anything scheduled since the last round, even if cancelled and
-                // taken back off the stack at once): also look at the next tick, so that no
-                // producer has to wake the worker for the memory of what it hands off.
+                // After a hand-off, or with producers busy (anything scheduled since the last round,
+                // even if cancelled and taken back at once), more are likely: look again at the next
+                // tick rather than at the next deadline, so that cancelled timeouts do not pile up in
+                // the stacks and no producer has to wake the worker for them.
                 long scheduledSoFar = runtime.scheduled();
                 boolean active = handedOff || scheduledSoFar != scheduledAtLastRound;
                 scheduledAtLastRound = scheduledSoFar;

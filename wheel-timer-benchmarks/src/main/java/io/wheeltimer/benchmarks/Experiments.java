@@ -205,6 +205,12 @@ public final class Experiments {
 
     // --- random-order bulk, lateness recording, refusals (issue 10, 8, 13) --------------------
 
+    /** bulk-random: the warm-up's first part, and the windows of its second part and of the measured run. */
+    private static final int WARM_UP = 400_000;
+
+    private static final long WARM_UP_WINDOW = TimeUnit.SECONDS.toNanos(2);
+    private static final long WINDOW = TimeUnit.MILLISECONDS.toNanos(100);
+
     /**
      * 1,000,000 timeouts, deadlines at random in a 100 ms window 5 s ahead, scheduled in that
      * random order, one shared no-op task, 1 ms tick, 512 buckets. Every 64th run reads the clock;
@@ -217,11 +223,6 @@ public final class Experiments {
      * deoptimized at the window's start). Cold, the first ticks of the window run interpreted and
      * every timer falls tens of ticks behind. The wheel's worker profile is reset after the warm-up.
      */
-    private static final int WARM_UP = 400_000;
-
-    private static final long WARM_UP_WINDOW = TimeUnit.SECONDS.toNanos(2);
-    private static final long WINDOW = TimeUnit.MILLISECONDS.toNanos(100);
-
     private static void bulkRandom(Contender contender, Map<String, Object> result) throws InterruptedException {
         int count = 1_000_000;
         Contender.Timer timer = contender.create(MILLI, 512, new Threads());

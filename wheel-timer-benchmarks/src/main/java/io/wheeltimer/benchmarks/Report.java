@@ -519,8 +519,8 @@ public final class Report {
                 .append("late the worst timeout ran, in ticks (every 64th run is timed against the deadline of the ")
                 .append("same rank). Lower is better. Each timer first runs an unmeasured warm-up (400,000 due ")
                 .append("over 2 s, then 1,000,000 in 100 ms, the same way), so that the JIT has compiled its expiry ")
-                .append("path, as in a ")
-                .append("service that has been running; cold, the first ticks of the window run interpreted and ")
+                .append("path, as in a service that has been running; cold, the first ticks of the window run ")
+                .append("interpreted and ")
                 .append("every timer falls tens of ticks behind there.\n\n")
                 .append("| timer | all ran by (ms) | × Netty | latest (ticks) |\n|---|---:|---:|---:|\n");
         double nettyAll = value("bulk-random", Contender.NETTY, "allRanAfterWindowStartMillis");

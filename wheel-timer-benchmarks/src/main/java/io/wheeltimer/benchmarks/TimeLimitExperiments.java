@@ -18,10 +18,9 @@ import tools.jackson.databind.json.JsonMapper;
  * own (it would be part of every expiry): the main thread sleeps until the window ends, then checks
  * them in deadline order. A service's deadlines pass on warm code, so deadlines pass first,
  * unmeasured, to let the JIT compile each contender's expiry path: 200,000 spread over 2 s (2,000
- * ticks, so that per-tick code is called often enough to be compiled fully),
- * then 1,000,000 the same way as the measured ones but 1.5 s ahead, so that the code is compiled for
- * ticks this full and for deadlines this far (on a wheel, in an overflow level), not deoptimized at
- * the window's start.
+ * ticks, so that per-tick code is called often enough to be compiled fully), then 1,000,000 the same
+ * way as the measured ones but 1.5 s ahead, so that the code is compiled for ticks this full and for
+ * deadlines this far (on a wheel, in an overflow level), not deoptimized at the window's start.
  */
 public final class TimeLimitExperiments {
 
