@@ -4,6 +4,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.wheeltimer.testing.ManualTicker;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
@@ -131,5 +132,44 @@ class IdleWorkerTest {
                 .isLessThanOrEqualTo(5);
         assertThat(Duration.ofNanos(cpuNanos(timer) - cpuBefore)).isLessThan(Duration.ofMillis(50));
         // (it may sleep with a deadline: after removals the wheel's next-event hint may be early, never late)
+    }
+
+    /**
+     * A long sleep ends with one early wake, {@link Worker#WARM_LEAD_NANOS} before the deadline,
+     * that reads the entries due first and fires nothing (on a ManualTicker, so the wakes are exact).
+     */
+    @ParameterizedTest(name = "hierarchical={0}")
+    @ValueSource(booleans = {true, false})
+    void aLongSleepEndsWithOneEarlyWakeThatFiresNothing(boolean hierarchical) {
+        ManualTicker ticker = new ManualTicker();
+        HashedWheelTimer timer = HashedWheelTimer.builder()
+                .name("warm-test")
+                .ticker(ticker)
+                .tickDuration(ONE_MS)
+                .hierarchical(hierarchical)
+                .build();
+        timers.add(timer);
+        timer.start();
+        RecordingTask task = new RecordingTask("due at 500 ms");
+        timer.newTimeout(task, Duration.ofMillis(500)); // within the first block of 512 ticks
+        // The worker takes it, looks once more at the next tick (wherever that falls: it may take it
+        // at 0 or at 5 ms), and goes to its long sleep.
+        ticker.advance(Duration.ofMillis(5));
+        ticker.advance(ONE_MS);
+        long settled = timer.wakeUps();
+        long lead = Duration.ofNanos(Worker.WARM_LEAD_NANOS).toMillis();
+
+        ticker.advance(Duration.ofMillis(500 - 6 - lead - 1));
+        assertThat(timer.wakeUps())
+                .as("asleep until %d ms before the deadline", lead)
+                .isEqualTo(settled);
+        ticker.advance(ONE_MS);
+        assertThat(timer.wakeUps()).as("woken %d ms early", lead).isEqualTo(settled + 1);
+        ticker.advance(Duration.ofMillis(lead - 1));
+        assertThat(task.runs).as("runs before its deadline").hasValue(0);
+        assertThat(timer.wakeUps()).as("one early wake only").isEqualTo(settled + 1);
+        ticker.advance(ONE_MS);
+        assertThat(task.runs).as("runs at its deadline").hasValue(1);
+        assertThat(timer.pendingTimeouts()).isZero();
     }
 }

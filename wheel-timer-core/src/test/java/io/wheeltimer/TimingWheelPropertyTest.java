@@ -68,7 +68,8 @@ class TimingWheelPropertyTest {
 
     /**
      * With the worker's bounded pre-cascade (a few entries of the next block moved ahead of time
-     * before each advance) every entry still fires at its tick, in scheduling order within a tick.
+     * before each advance) and its warming reads, every entry still fires at its tick, in
+     * scheduling order within a tick.
      */
     @Property(tries = 1000)
     void precascadingChangesNoEntrysTick(@ForAll("configs") Config config, @ForAll("ops") List<Op> ops) {
@@ -136,6 +137,10 @@ class TimingWheelPropertyTest {
                     }
                     if (precascade) {
                         wheel.precascade((int) (op.arg() % 4) + 1);
+                        int budget = (int) (op.arg() % 7);
+                        assertThat(wheel.warm(wheel.currentTick() + 1 + op.arg() % 8, (int) (op.arg() % 5) + 1, budget))
+                                .as("entries warmed")
+                                .isBetween(0, Math.min(budget, live.size()));
                     }
                     List<Long> firedTicks = new ArrayList<>();
                     List<Integer> firedIds = new ArrayList<>();

@@ -86,6 +86,38 @@ class TimingWheelTest {
 
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
+    void warmReadsTheEntriesDueFirstWithinItsTicksAndBudgetAndChangesNothing(boolean hierarchical) {
+        TimingWheel wheel = new TimingWheel(TICK, 8, hierarchical);
+        for (int i = 0; i < 3; i++) {
+            wheel.schedule(new Item("a" + i, 3 * TICK));
+            wheel.schedule(new Item("b" + i, 4 * TICK));
+        }
+        wheel.schedule(new Item("c", 6 * TICK));
+        long next = wheel.nextEventTick();
+
+        assertThat(wheel.warm(3, 2, 100)).as("ticks 3 and 4").isEqualTo(6);
+        assertThat(wheel.warm(3, 2, 4)).as("budget").isEqualTo(4);
+        assertThat(wheel.warm(3, 8, 100)).as("the whole wheel").isEqualTo(7);
+        assertThat(wheel.warm(5, 1, 100)).as("an empty tick").isZero();
+
+        assertThat(wheel.size()).isEqualTo(7);
+        assertThat(wheel.nextEventTick()).isEqualTo(next);
+        assertThat(advance(wheel, 10)).containsExactly("a0@3", "a1@3", "a2@3", "b0@4", "b1@4", "b2@4", "c@6");
+    }
+
+    @Test
+    void hierarchicalWarmSkipsEntriesStillInAnOverflowLevelAndReadsStagedOnes() {
+        TimingWheel wheel = new TimingWheel(TICK, 4, true); // blocks of 4 ticks
+        wheel.schedule(new Item("next block", 5 * TICK)); // level 1 from tick 0
+
+        assertThat(wheel.warm(5, 1, 100)).as("in level 1: its cascade reads it").isZero();
+        assertThat(wheel.precascade(100)).as("all moved").isFalse();
+        assertThat(wheel.warm(5, 1, 100)).as("staged for the next block").isEqualTo(1);
+        assertThat(advance(wheel, 5)).containsExactly("next block@5");
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
     void removedEntryNeverFiresAndRemoveIsIdempotent(boolean hierarchical) {
         TimingWheel wheel = new TimingWheel(TICK, 8, hierarchical);
         Item kept = new Item("kept", 40 * TICK);
