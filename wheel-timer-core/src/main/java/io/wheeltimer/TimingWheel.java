@@ -441,17 +441,19 @@ final class TimingWheel {
 
     /**
      * Reads the entries due from {@code tick} (after {@link #currentTick()}) over the next {@code
-     * ticks} ticks, visiting at most {@code budget} bucket slots, and changes nothing: it loads
-     * them, and the page-table entries that map them, into the caches before their deadline. A
-     * bucket untouched for a long sleep is cold, and its entries lie wherever their producers
-     * allocated them, so taking it due costs a cache miss and a TLB miss per entry. Entries still
-     * in an overflow level are skipped: their cascade reads them.
+     * ticks} ticks, bucket by bucket in tick order: it passes over the first {@code skip} bucket
+     * slots (read by an earlier call), reads at most {@code budget} more, and changes nothing. It
+     * loads them, and the page-table entries that map them, into the caches before their deadline.
+     * A bucket untouched for a long sleep is cold, and its entries lie wherever their producers
+     * allocated them, so taking it due costs a cache miss and a TLB miss per entry. Entries still in
+     * an overflow level are skipped: their cascade reads them.
      *
-     * @return how many entries were read
+     * @return how many slots it read (removed entries' included); less than {@code budget} once
+     *     there are no more
      */
-    int warm(long tick, int ticks, int budget) {
-        int visited = 0; // slots, removed entries' included: the work
-        int read = 0;
+    int warm(long tick, int ticks, int skip, int budget) {
+        int toSkip = skip;
+        int visited = 0;
         long sum = 0;
         long end = Math.min(tick + Math.min(ticks, wheelMask + 1L), maxTick + 1);
         for (long t = tick; t < end && visited < budget; t++) {
@@ -465,19 +467,20 @@ final class TimingWheel {
             if (bucket == null || bucket.isEmpty()) {
                 continue;
             }
+            int from = Math.min(toSkip, bucket.size);
+            toSkip -= from;
+            int to = from + Math.min(bucket.size - from, budget - visited);
             Entry[] entries = bucket.entries;
-            int n = Math.min(bucket.size, budget - visited);
-            for (int i = 0; i < n; i++) {
+            for (int i = from; i < to; i++) {
                 Entry e = entries[i];
                 if (e != null) {
                     sum += e.deadline;
-                    read++;
                 }
             }
-            visited += n;
+            visited += to - from;
         }
         warmSink += sum;
-        return read;
+        return visited;
     }
 
     /**

@@ -95,10 +95,12 @@ class TimingWheelTest {
         wheel.schedule(new Item("c", 6 * TICK));
         long next = wheel.nextEventTick();
 
-        assertThat(wheel.warm(3, 2, 100)).as("ticks 3 and 4").isEqualTo(6);
-        assertThat(wheel.warm(3, 2, 4)).as("budget").isEqualTo(4);
-        assertThat(wheel.warm(3, 8, 100)).as("the whole wheel").isEqualTo(7);
-        assertThat(wheel.warm(5, 1, 100)).as("an empty tick").isZero();
+        assertThat(wheel.warm(3, 2, 0, 100)).as("ticks 3 and 4").isEqualTo(6);
+        assertThat(wheel.warm(3, 2, 0, 4)).as("budget").isEqualTo(4);
+        assertThat(wheel.warm(3, 2, 4, 4)).as("the rest, after the first 4").isEqualTo(2);
+        assertThat(wheel.warm(3, 8, 0, 100)).as("the whole wheel").isEqualTo(7);
+        assertThat(wheel.warm(3, 8, 7, 100)).as("nothing left").isZero();
+        assertThat(wheel.warm(5, 1, 0, 100)).as("an empty tick").isZero();
 
         assertThat(wheel.size()).isEqualTo(7);
         assertThat(wheel.nextEventTick()).isEqualTo(next);
@@ -110,9 +112,11 @@ class TimingWheelTest {
         TimingWheel wheel = new TimingWheel(TICK, 4, true); // blocks of 4 ticks
         wheel.schedule(new Item("next block", 5 * TICK)); // level 1 from tick 0
 
-        assertThat(wheel.warm(5, 1, 100)).as("in level 1: its cascade reads it").isZero();
+        assertThat(wheel.warm(5, 1, 0, 100))
+                .as("in level 1: its cascade reads it")
+                .isZero();
         assertThat(wheel.precascade(100)).as("all moved").isFalse();
-        assertThat(wheel.warm(5, 1, 100)).as("staged for the next block").isEqualTo(1);
+        assertThat(wheel.warm(5, 1, 0, 100)).as("staged for the next block").isEqualTo(1);
         assertThat(advance(wheel, 5)).containsExactly("next block@5");
     }
 
