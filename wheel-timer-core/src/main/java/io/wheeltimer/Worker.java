@@ -80,7 +80,7 @@ final class Worker implements Runnable {
      * the first 2,048 entries once took 15 ms (7.5 µs each, as if every page had to be brought back).
      */
     static final long WARM_ROUND_NANOS = 1_000_000;
-
+    /** Entries read between two looks at the clock while reading ahead. */
     static final int WARM_STEP = 256;
     /** Tasks loaded ahead of their dispatch ({@link #touchTasks}), a power of two. */
     static final int TOUCH_GROUP = 16;
