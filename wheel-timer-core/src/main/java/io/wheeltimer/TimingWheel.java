@@ -497,15 +497,7 @@ final class TimingWheel {
     }
 
     private boolean hasStaged() {
-        if (stagedBits == null || stagedStart == NO_TICK) {
-            return false;
-        }
-        for (long word : stagedBits) {
-            if (word != 0) {
-                return true;
-            }
-        }
-        return false;
+        return stagedStart != NO_TICK && hasStagedBits();
     }
 
     /** At the start of the staged block: the staged buckets become level 0 (which is empty by now). */

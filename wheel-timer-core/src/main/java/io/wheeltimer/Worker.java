@@ -68,10 +68,12 @@ final class Worker implements Runnable {
      * ({@link TimingWheel#warm}), at least one tick: after seconds asleep the first full ticks
      * otherwise run on cold caches and fall behind. Measured on a 2-core VM (a million deadlines in
      * 100 ms after 5 s asleep, flat layout): the worst ran about 3 ticks late without this, 1.3 to
-     * 1.7 with it; waking only 2 ms ahead, or waking without reading, helped less.
+     * 1.8 with it; waking only 2 ms ahead, or waking without reading, helped less. When that VM's
+     * memory went colder still (below), the flat layout's worst was 4.5 ticks late even so; see
+     * docs/design.md, waking warm.
      */
     static final long WARM_LEAD_NANOS = 10_000_000;
-    /** Entries read ahead at most; 16,384 cold ones took 1.5 to 2 ms there. */
+    /** Entries read ahead at most; 16,384 cold ones took 1.5 to 2 ms there, in the milder state. */
     static final int WARM_BUDGET = 16_384;
     /**
      * A round reads ahead for about this long at most, in steps of {@link #WARM_STEP} entries, and
