@@ -115,6 +115,11 @@ final class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnable
         return (TimeoutHandle) LINK.getAcquire(this);
     }
 
+    /** For a push: the compare-and-set that publishes this handle orders the write. */
+    void linkPlain(TimeoutHandle next) {
+        link = next;
+    }
+
     void linkRelease(TimeoutHandle next) {
         LINK.setRelease(this, next);
     }
