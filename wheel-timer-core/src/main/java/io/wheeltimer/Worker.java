@@ -69,7 +69,7 @@ final class Worker implements Runnable {
      * otherwise run on cold caches and fall behind. Measured on a 2-core VM (a million deadlines in
      * 100 ms after 5 s asleep, flat layout): the worst ran about 3 ticks late without this, 1.3 to
      * 1.8 with it; waking only 2 ms ahead, or waking without reading, helped less. When that VM's
-     * memory went colder still (a first read cost about 3.5 µs per 4 KiB page), the flat layout's
+     * memory went colder still (a first read cost up to about 4 µs per 4 KiB page), the flat layout's
      * worst ran 4.5 to 36 ticks late even so; see docs/design.md, waking warm.
      */
     static final long WARM_LEAD_NANOS = 10_000_000;
