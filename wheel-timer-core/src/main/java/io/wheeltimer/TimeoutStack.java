@@ -7,9 +7,10 @@ import java.util.function.Consumer;
 /**
  * The hand-off from producer threads to the worker: a lock-free stack through the handles' own
  * {@code link} field, so a push allocates nothing: one compare-and-set, retried only if another
- * thread pushed onto the same stack meanwhile (rare: each scheduling thread has a stack of its own,
- * see {@link TimerRuntime}). Many threads push; only the worker takes, everything pushed so far in
- * one exchange; any thread may take a handle it cancelled back off the top ({@link #popIfTop}).
+ * thread changed the top meanwhile (rare for the new timeouts, striped by scheduling thread in
+ * {@link TimerRuntime}; the cancelled ones share a stack, where a lost race costs one retry). Many
+ * threads push; only the worker takes, everything pushed so far in one exchange; any thread may take
+ * a handle it cancelled back off the top ({@link #popIfTop}).
  *
  * <p>The worker may take in bounded portions ({@link #takeAll(Consumer, int)}): a call visits at most
  * {@code limit} handles of the chain it took off the stack to put it in push order (the chain is
