@@ -7,9 +7,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
 
 /**
- * The deadline of one future, for {@link Timer#orTimeout} and {@link Timer#completeOnTimeout}: one
- * object that is both the task the timer fires and the callback that cancels it when the future
- * completes first, so a call allocates this, the timeout and the {@code handle} stage only. It is
+ * The deadline of one future, for {@link Timer#orTimeout} and {@link Timer#completeOnTimeout} on
+ * any {@link Timer}: one object that is both the task the timer fires and the callback that cancels
+ * it when the future completes first, so a call allocates this, the timeout and the {@code handle}
+ * stage only. A {@link HashedWheelTimer} saves this object too: its {@link DeadlineHandle} is the
+ * timeout, the task and the callback in one, with the helpers here. It is
  * {@code handle}, not {@code whenComplete}: on an exceptional completion {@code whenComplete} wraps
  * the failure in a new {@code CompletionException} (stack trace and all) for its own stage.
  */
@@ -42,8 +44,13 @@ final class FutureDeadline<T> implements TimerTask, BiFunction<T, Throwable, Voi
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void run(Timeout ignored) {
+        expire(future, value);
+    }
+
+    /** The deadline passed: completes {@code future} with {@code value}, or fails it if that is {@link #FAIL}. */
+    @SuppressWarnings("unchecked")
+    static <T> void expire(CompletableFuture<T> future, Object value) {
         if (future.isDone()) {
             return; // completed while the timeout was firing: skip the exception's stack trace
         }
@@ -52,6 +59,19 @@ final class FutureDeadline<T> implements TimerTask, BiFunction<T, Throwable, Voi
         } else {
             future.complete((T) value);
         }
+    }
+
+    /** {@code timeout} in nanoseconds, as {@link Timer#newTimeout(TimerTask, Duration)} counts it. */
+    static long nanos(Duration timeout) {
+        try {
+            return timeout.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return timeout.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+    }
+
+    static String describe(CompletableFuture<?> future, Object value) {
+        return (value == FAIL ? "orTimeout(" : "completeOnTimeout(") + future + ")";
     }
 
     /** The future completed (perhaps by {@link #run}): nothing may stay pending. */
@@ -77,6 +97,6 @@ final class FutureDeadline<T> implements TimerTask, BiFunction<T, Throwable, Voi
 
     @Override
     public String toString() {
-        return (value == FAIL ? "orTimeout(" : "completeOnTimeout(") + future + ")";
+        return describe(future, value);
     }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -311,6 +312,27 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         Objects.requireNonNull(task, "task must not be null");
         Objects.requireNonNull(unit, "unit must not be null");
         return runtime.newTimeout(task, delay, unit);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here the timeout is the deadline's only object: {@link Timeout#task()} of it is the
+     * timeout itself.
+     */
+    @Override
+    public <T> CompletableFuture<T> orTimeout(CompletableFuture<T> future, Duration timeout) {
+        return runtime.limit(future, FutureDeadline.FAIL, timeout);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Here the timeout is the deadline's only object, as in {@link #orTimeout}.
+     */
+    @Override
+    public <T> CompletableFuture<T> completeOnTimeout(CompletableFuture<T> future, T value, Duration timeout) {
+        return runtime.limit(future, value, timeout);
     }
 
     /**

@@ -13,8 +13,10 @@ import java.lang.invoke.VarHandle;
  * {@code PENDING} means "handed off, not yet taken by the worker", so a cancel in that state needs
  * no help from the worker; {@code WITHDRAWN} is a {@code newTimeout} undone because the timer
  * stopped meanwhile.
+ *
+ * <p>Its one subclass, {@link DeadlineHandle}, is its own task: the deadline of a future.
  */
-final class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnable {
+sealed class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnable permits DeadlineHandle {
 
     static final int PENDING = 0;
     static final int IN_WHEEL = 1;
@@ -45,6 +47,13 @@ final class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnable
     TimeoutHandle(TimeoutOwner owner, TimerTask task, long deadline) {
         this.owner = owner;
         this.task = task;
+        this.deadline = deadline;
+    }
+
+    /** A handle that is its own task, so that it needs no second object. */
+    TimeoutHandle(TimeoutOwner owner, long deadline) {
+        this.owner = owner;
+        this.task = (TimerTask) this;
         this.deadline = deadline;
     }
 
@@ -128,7 +137,12 @@ final class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnable
     public String toString() {
         int s = state;
         String status = s == EXPIRED ? ", expired" : s == CANCELLED || s == WITHDRAWN ? ", cancelled" : "";
-        return "Timeout(deadline: " + deadline + " ns after start" + status + ", task: " + describe(task) + ")";
+        return "Timeout(deadline: " + deadline + " ns after start" + status + ", task: " + describeTask() + ")";
+    }
+
+    /** The task, for log lines and {@code upcoming}; never throws. */
+    String describeTask() {
+        return describe(task);
     }
 
     /** The task's {@code toString()}, which is user code: it must not break the worker or a log line. */

@@ -40,13 +40,7 @@ public interface Timer {
      */
     default Timeout newTimeout(TimerTask task, Duration delay) {
         Objects.requireNonNull(delay, "delay must not be null");
-        long nanos;
-        try {
-            nanos = delay.toNanos();
-        } catch (ArithmeticException tooLong) {
-            nanos = delay.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-        return newTimeout(task, nanos, TimeUnit.NANOSECONDS);
+        return newTimeout(task, FutureDeadline.nanos(delay), TimeUnit.NANOSECONDS);
     }
 
     /**

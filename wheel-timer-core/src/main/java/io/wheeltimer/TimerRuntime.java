@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -274,6 +275,36 @@ final class TimerRuntime implements TimeoutOwner {
 
     /** See {@link HashedWheelTimer#newTimeout}; the arguments are checked. */
     Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
+        long now = admit();
+        return publish(new TimeoutHandle(this, task, deadline(now, unit.toNanos(delay))), now);
+    }
+
+    /**
+     * See {@link HashedWheelTimer#orTimeout}: as {@link FutureDeadline#limit}, with the timeout as
+     * the deadline's only object.
+     */
+    <T> CompletableFuture<T> limit(CompletableFuture<T> future, Object value, Duration timeout) {
+        Objects.requireNonNull(future, "future must not be null");
+        Objects.requireNonNull(timeout, "timeout must not be null");
+        if (future.isDone()) {
+            return future; // as the JDK: nothing to limit, nothing scheduled
+        }
+        long now = admit();
+        DeadlineHandle<T> handle =
+                new DeadlineHandle<>(this, deadline(now, FutureDeadline.nanos(timeout)), future, value);
+        publish(handle, now);
+        // Runs at once if the future completed meanwhile: the timeout is cancelled either way.
+        future.handle(handle);
+        return future;
+    }
+
+    /**
+     * Admits one more timeout (counted against the maximum, the worker started); {@link #publish}
+     * must follow.
+     *
+     * @return the time now, in nanoseconds since the start
+     */
+    private long admit() {
         if (admitted != null) {
             long pending = admitted.incrementAndGet();
             if (pending > maxPendingTimeouts) {
@@ -290,11 +321,16 @@ final class TimerRuntime implements TimeoutOwner {
             release();
             throw e;
         }
-        long elapsed = Math.max(ticker.nanoTime() - startTime, 0);
-        long delayNanos = unit.toNanos(delay);
+        return Math.max(ticker.nanoTime() - startTime, 0);
+    }
+
+    private static long deadline(long now, long delayNanos) {
         // A delay <= 0 runs on the next tick: 1 ns from now is due at the next boundary.
-        long deadline = delayNanos <= 0 ? saturatedAdd(elapsed, 1) : saturatedAdd(elapsed, delayNanos);
-        TimeoutHandle handle = new TimeoutHandle(this, task, deadline);
+        return delayNanos <= 0 ? saturatedAdd(now, 1) : saturatedAdd(now, delayNanos);
+    }
+
+    /** Hands an admitted timeout, admitted at {@code now}, to the worker. */
+    private Timeout publish(TimeoutHandle handle, long now) {
         boolean wasEmpty = ownStripe().push(handle);
         // If stop() raced this call, either the worker took the handle on its way out (then it is in
         // the set stop() returns) or it never will: then withdraw it, so nothing is lost.
@@ -305,7 +341,8 @@ final class TimerRuntime implements TimeoutOwner {
         // Counted once it is surely accepted, so that the count never goes down.
         scheduled.increment();
         long wake = wakeAt; // AWAKE once the worker has ended: no wake then
-        if (wake != AWAKE && (deadline <= wake - tickNanos || wasEmpty && wake - elapsed > tickNanos)) {
+        long deadline = handle.deadline;
+        if (wake != AWAKE && (deadline <= wake - tickNanos || wasEmpty && wake - now > tickNanos)) {
             ticker.wake(workerThread);
         }
         return handle;
@@ -356,7 +393,7 @@ final class TimerRuntime implements TimeoutOwner {
         } catch (Throwable t) {
             LOG.log(
                     System.Logger.Level.WARNING,
-                    "An exception was thrown by TimerTask.cancelled() of " + TimeoutHandle.describe(handle.task()),
+                    "An exception was thrown by TimerTask.cancelled() of " + handle.describeTask(),
                     t);
         }
     }
@@ -510,8 +547,7 @@ final class TimerRuntime implements TimeoutOwner {
         failed.increment();
         Throwable thrown = refusal;
         refusals.report(
-                () -> "The task executor refused the expired task " + TimeoutHandle.describe(handle.task())
-                        + "; it does not run",
+                () -> "The task executor refused the expired task " + handle.describeTask() + "; it does not run",
                 thrown);
     }
 
@@ -530,8 +566,7 @@ final class TimerRuntime implements TimeoutOwner {
             handle.task().run(handle);
         } catch (Throwable t) {
             failed.increment();
-            taskFailures.report(
-                    () -> "An exception was thrown by TimerTask " + TimeoutHandle.describe(handle.task()), t);
+            taskFailures.report(() -> "An exception was thrown by TimerTask " + handle.describeTask(), t);
         }
     }
 

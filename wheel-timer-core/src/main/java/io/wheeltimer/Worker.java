@@ -445,7 +445,7 @@ final class Worker implements Runnable {
         List<TimeoutInfo> infos = new ArrayList<>(handles.size());
         for (TimeoutHandle handle : handles) {
             long remaining = handle.deadline - elapsed;
-            infos.add(new TimeoutInfo(TimeoutHandle.describe(handle.task()), Duration.ofNanos(Math.max(remaining, 0))));
+            infos.add(new TimeoutInfo(handle.describeTask(), Duration.ofNanos(Math.max(remaining, 0))));
         }
         return infos;
     }

@@ -55,11 +55,16 @@ class FutureDeadlineTest {
             timer.stop();
         }
 
+        /** What the deadlines are given through: the timer's own {@code orTimeout}. */
+        Timer limiter() {
+            return timer;
+        }
+
         @Test
         void orTimeoutFailsTheSameFutureWithTimeoutExceptionOnceTheLimitPasses() {
             CompletableFuture<String> future = new CompletableFuture<>();
 
-            assertThat(timer.orTimeout(future, Duration.ofMillis(50))).isSameAs(future);
+            assertThat(limiter().orTimeout(future, Duration.ofMillis(50))).isSameAs(future);
             ticker.advance(Duration.ofMillis(49));
             assertThat(future).isNotDone();
             ticker.advance(Duration.ofMillis(1));
@@ -72,7 +77,7 @@ class FutureDeadlineTest {
         void completeOnTimeoutCompletesWithTheValueOnceTheLimitPasses() {
             CompletableFuture<String> future = new CompletableFuture<>();
 
-            assertThat(timer.completeOnTimeout(future, "fallback", Duration.ofMillis(30)))
+            assertThat(limiter().completeOnTimeout(future, "fallback", Duration.ofMillis(30)))
                     .isSameAs(future);
             ticker.advance(Duration.ofMillis(29));
             assertThat(future).isNotDone();
@@ -82,9 +87,23 @@ class FutureDeadlineTest {
         }
 
         @Test
+        void theDeadlineIsListedUnderItsFutureAndCancelledWithIt() {
+            CompletableFuture<String> limited = limiter().orTimeout(new CompletableFuture<>(), Duration.ofSeconds(5));
+            CompletableFuture<String> defaulted =
+                    limiter().completeOnTimeout(new CompletableFuture<>(), "v", Duration.ofSeconds(6));
+
+            assertThat(timer.upcoming(2))
+                    .extracting(TimeoutInfo::task)
+                    .containsExactly("orTimeout(" + limited + ")", "completeOnTimeout(" + defaulted + ")");
+            limited.complete("done");
+            defaulted.complete("done");
+            assertThat(timer.stats().cancelled()).isEqualTo(2);
+        }
+
+        @Test
         void completeOnTimeoutAcceptsANullValue() {
             CompletableFuture<String> future =
-                    timer.completeOnTimeout(new CompletableFuture<>(), null, Duration.ofMillis(10));
+                    limiter().completeOnTimeout(new CompletableFuture<>(), null, Duration.ofMillis(10));
             ticker.advance(Duration.ofMillis(10));
 
             assertThat(future).isCompletedWithValue(null);
@@ -92,7 +111,7 @@ class FutureDeadlineTest {
 
         @Test
         void aFutureThatCompletesFirstKeepsItsResultAndItsTimeoutIsCancelledAtOnce() {
-            CompletableFuture<String> future = timer.orTimeout(new CompletableFuture<>(), Duration.ofSeconds(5));
+            CompletableFuture<String> future = limiter().orTimeout(new CompletableFuture<>(), Duration.ofSeconds(5));
             assertThat(timer.pendingTimeouts()).isOne();
 
             future.complete("value");
@@ -109,7 +128,7 @@ class FutureDeadlineTest {
         @Test
         void aFutureThatFailsFirstKeepsItsFailureAndItsTimeoutIsCancelled() {
             CompletableFuture<String> future =
-                    timer.completeOnTimeout(new CompletableFuture<>(), "late", Duration.ofSeconds(5));
+                    limiter().completeOnTimeout(new CompletableFuture<>(), "late", Duration.ofSeconds(5));
             IllegalStateException failure = new IllegalStateException("boom");
 
             future.completeExceptionally(failure);
@@ -123,17 +142,17 @@ class FutureDeadlineTest {
         void anAlreadyCompleteFutureIsReturnedWithoutSchedulingAnything() {
             CompletableFuture<String> done = CompletableFuture.completedFuture("x");
 
-            assertThat(timer.orTimeout(done, Duration.ofSeconds(1))).isSameAs(done);
-            assertThat(timer.completeOnTimeout(done, "y", Duration.ofSeconds(1)))
+            assertThat(limiter().orTimeout(done, Duration.ofSeconds(1))).isSameAs(done);
+            assertThat(limiter().completeOnTimeout(done, "y", Duration.ofSeconds(1)))
                     .isSameAs(done);
             assertThat(timer.stats().scheduled()).isZero();
         }
 
         @Test
         void aTimeoutOfZeroOrLessFiresOnTheNextTick() {
-            CompletableFuture<String> zero = timer.orTimeout(new CompletableFuture<>(), Duration.ZERO);
+            CompletableFuture<String> zero = limiter().orTimeout(new CompletableFuture<>(), Duration.ZERO);
             CompletableFuture<String> negative =
-                    timer.completeOnTimeout(new CompletableFuture<>(), "v", Duration.ofSeconds(-3));
+                    limiter().completeOnTimeout(new CompletableFuture<>(), "v", Duration.ofSeconds(-3));
             assertThat(zero).isNotDone();
 
             ticker.advance(TICK);
@@ -144,16 +163,16 @@ class FutureDeadlineTest {
 
         @Test
         void nullArgumentsAreRejectedNamingTheParameter() {
-            assertThatThrownBy(() -> timer.orTimeout(null, Duration.ZERO))
+            assertThatThrownBy(() -> limiter().orTimeout(null, Duration.ZERO))
                     .isInstanceOf(NullPointerException.class)
                     .hasMessageContaining("future");
-            assertThatThrownBy(() -> timer.orTimeout(new CompletableFuture<>(), null))
+            assertThatThrownBy(() -> limiter().orTimeout(new CompletableFuture<>(), null))
                     .isInstanceOf(NullPointerException.class)
                     .hasMessageContaining("timeout");
-            assertThatThrownBy(() -> timer.completeOnTimeout(null, "v", Duration.ZERO))
+            assertThatThrownBy(() -> limiter().completeOnTimeout(null, "v", Duration.ZERO))
                     .isInstanceOf(NullPointerException.class)
                     .hasMessageContaining("future");
-            assertThatThrownBy(() -> timer.completeOnTimeout(new CompletableFuture<>(), "v", null))
+            assertThatThrownBy(() -> limiter().completeOnTimeout(new CompletableFuture<>(), "v", null))
                     .isInstanceOf(NullPointerException.class)
                     .hasMessageContaining("timeout");
         }
@@ -163,7 +182,7 @@ class FutureDeadlineTest {
             timer.stop();
             CompletableFuture<String> future = new CompletableFuture<>();
 
-            assertThatThrownBy(() -> timer.orTimeout(future, Duration.ofSeconds(1)))
+            assertThatThrownBy(() -> limiter().orTimeout(future, Duration.ofSeconds(1)))
                     .isInstanceOf(IllegalStateException.class);
             assertThat(future).isNotDone();
             assertThat(future.getNumberOfDependents())
@@ -173,12 +192,41 @@ class FutureDeadlineTest {
 
         @Test
         void stoppingTheTimerCancelsPendingDeadlinesAndLeavesTheirFuturesIncomplete() {
-            CompletableFuture<String> future = timer.orTimeout(new CompletableFuture<>(), Duration.ofSeconds(1));
+            CompletableFuture<String> future = limiter().orTimeout(new CompletableFuture<>(), Duration.ofSeconds(1));
 
-            assertThat(timer.stop()).hasSize(1);
+            assertThat(timer.stop())
+                    .singleElement()
+                    .satisfies(timeout -> assertThat(timeout.isCancelled()).isTrue())
+                    .asString()
+                    .contains("task: orTimeout(" + future + ")");
 
             assertThat(future).isNotDone();
             assertThat(future.complete("after the stop")).isTrue();
+        }
+    }
+
+    /**
+     * The same through {@link Timer}'s default methods, as any other {@code Timer} gets them: a
+     * timer that offers only {@code newTimeout} and {@code stop}.
+     */
+    @Nested
+    class ThroughTheTimerDefaults extends OnAManualClock {
+
+        final Timer plain = new Timer() {
+            @Override
+            public Timeout newTimeout(TimerTask task, long delay, TimeUnit unit) {
+                return timer.newTimeout(task, delay, unit);
+            }
+
+            @Override
+            public java.util.Set<Timeout> stop() {
+                return timer.stop();
+            }
+        };
+
+        @Override
+        Timer limiter() {
+            return plain;
         }
     }
 
