@@ -378,16 +378,9 @@ final class TimingWheel {
      * @return whether that bucket still holds entries (call again on the next round)
      */
     boolean precascade(int budget) {
-        if (levels.length < 2 || levels[1] == null) {
-            return false;
-        }
-        long blockStart = clearLowBits(currentTick, wheelBits) + (wheelMask + 1L);
-        int index = digit(blockStart, 1);
-        if (blockStart > maxTick || blockStart < 0 || index == 0) {
-            return false; // a new level-2 block starts there: its entries cascade through level 2
-        }
-        Bucket source = levels[1][index];
-        if (source == null || source.isEmpty()) {
+        long blockStart = nextBlockStart();
+        Bucket source = precascadeSource(blockStart);
+        if (source == null) {
             return false;
         }
         if (staged == null) {
@@ -437,6 +430,38 @@ final class TimingWheel {
             eventHint = Math.min(eventHint, blockStart);
         }
         return source.live > 0;
+    }
+
+    /**
+     * Hierarchical layout: how many entries {@link #precascade} must move per tick from now on for
+     * the next block's level-1 bucket to be empty when that block starts (rounded up), so that a
+     * worker that bounds its pre-cascade by time still finishes it in time; 0 if nothing waits.
+     */
+    int precascadeRate() {
+        long blockStart = nextBlockStart();
+        Bucket source = precascadeSource(blockStart);
+        if (source == null) {
+            return 0;
+        }
+        long ticksLeft = Math.max(1, blockStart - currentTick);
+        return (int) Math.min(Integer.MAX_VALUE, (source.live + ticksLeft - 1) / ticksLeft);
+    }
+
+    private long nextBlockStart() {
+        return clearLowBits(currentTick, wheelBits) + (wheelMask + 1L);
+    }
+
+    /** The level-1 bucket that cascades at {@code blockStart}, if it holds anything to pre-cascade. */
+    private Bucket precascadeSource(long blockStart) {
+        if (levels.length < 2 || levels[1] == null) {
+            return null;
+        }
+        int index = digit(blockStart, 1);
+        if (blockStart > maxTick || blockStart < 0 || index == 0) {
+            return null; // a new level-2 block starts there: its entries cascade through level 2
+        }
+        Bucket source = levels[1][index];
+        return source == null || source.isEmpty() ? null : source;
     }
 
     /**

@@ -120,6 +120,26 @@ class TimingWheelTest {
         assertThat(advance(wheel, 5)).containsExactly("next block@5");
     }
 
+    @Test
+    void precascadeRateIsWhatEmptiesTheNextBlocksBucketBeforeItStarts() {
+        TimingWheel wheel = new TimingWheel(TICK, 8, true); // blocks of 8 ticks
+        for (int i = 0; i < 21; i++) {
+            wheel.schedule(new Item("n" + i, (8 + i % 8) * TICK)); // the next block, level 1
+        }
+        assertThat(wheel.precascadeRate()).as("21 over the 8 ticks left").isEqualTo(3);
+
+        advance(wheel, 4);
+        assertThat(wheel.precascadeRate()).as("21 over 4").isEqualTo(6);
+        assertThat(wheel.precascade(6)).isTrue();
+        assertThat(wheel.precascadeRate()).as("15 over 4").isEqualTo(4);
+        advance(wheel, 7);
+        assertThat(wheel.precascadeRate()).as("15 over the last tick").isEqualTo(15);
+        assertThat(wheel.precascade(15)).as("all moved").isFalse();
+        assertThat(wheel.precascadeRate()).isZero();
+        assertThat(advance(wheel, 16)).hasSize(21);
+        assertThat(new TimingWheel(TICK, 8, false).precascadeRate()).as("flat").isZero();
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void removedEntryNeverFiresAndRemoveIsIdempotent(boolean hierarchical) {
