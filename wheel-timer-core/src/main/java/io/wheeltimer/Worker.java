@@ -74,17 +74,25 @@ final class Worker implements Runnable {
      */
     static final int TAKE_LIMIT = 2048;
     /**
-     * How long before the end of a long sleep the worker wakes to read the entries due first
-     * ({@link TimingWheel#warm}), at least one tick: after seconds asleep the first full ticks
-     * otherwise run on cold caches and fall behind. Measured on a 2-core VM (a million deadlines in
-     * 100 ms after 5 s asleep, flat layout): the worst ran about 3 ticks late without this, 1.3 to
-     * 1.8 with it; waking only 2 ms ahead, or waking without reading, helped less. When that VM's
-     * memory went colder still (a first read cost up to about 4 µs per 4 KiB page), the flat layout's
-     * worst ran 4.5 to 36 ticks late even so; see docs/design.md, waking warm.
+     * How long before the end of a long sleep the worker wakes at most to read the entries due
+     * first ({@link TimingWheel#warm}), over as long a span after it; half the sleep if that is
+     * less, and at least one tick: after seconds asleep the first full ticks otherwise run on cold
+     * caches and fall behind. Measured on a 2-core VM (a million deadlines in 100 ms after 5 s
+     * asleep, flat layout): the worst ran about 3 ticks late without an early wake, 1.3 to 1.8 with
+     * one 10 ms ahead; waking only 2 ms ahead, or waking without reading, helped less. When that VM's
+     * memory went colder (a first read cost 1.5 to 4 µs per 4 KiB page), 10 ms ahead still left the
+     * flat layout 11 to 38 ticks late; 100 ms ahead, reading the whole window, 1.6 to 1.9, and 150 or
+     * 300 ms ahead 2.7 to 4.4 (read too early, the pages went cold again); see docs/design.md,
+     * waking warm.
      */
-    static final long WARM_LEAD_NANOS = 10_000_000;
-    /** Entries read ahead at most; 16,384 cold ones took 1.5 to 2 ms there, in the milder state. */
-    static final int WARM_BUDGET = 16_384;
+    static final long WARM_LEAD_NANOS = 100_000_000;
+    /** Only a sleep longer than this (and two ticks) ends with an early wake. */
+    static final long WARM_MIN_SLEEP_NANOS = 20_000_000;
+    /**
+     * Entries read ahead at most: a million due in 100 ms are read whole. The reading stops when
+     * the sleep would have ended, whether done or not, and is bounded per round (below).
+     */
+    static final int WARM_BUDGET = 1 << 21;
     /**
      * A round reads ahead for about this long at most, in steps of {@link #WARM_STEP} entries, and
      * the reading goes on over back-to-back rounds, so that hand-offs and queries are served in
@@ -109,6 +117,12 @@ final class Worker implements Runnable {
     private long reach;
     /** {@link #WARM_LEAD_NANOS} in ticks. */
     private final long warmLead;
+    /** {@link #WARM_MIN_SLEEP_NANOS} in ticks, at least 2. */
+    private final long warmMinSleep;
+    /** The ticks from {@link #warmTick} on that the current read-ahead covers. */
+    private long warmSpan;
+    /** The last tick a sleep was cut short for, so that the rest of that sleep is not cut again. */
+    private long lastWarmTick = TimingWheel.NO_TICK;
     /** The tick a long sleep was cut short for: warm it up on the rounds woken early. */
     private long warmTick = TimingWheel.NO_TICK;
     /** Slots read ahead for {@link #warmTick} so far. */
@@ -125,6 +139,7 @@ final class Worker implements Runnable {
         this.maxTick = Long.MAX_VALUE / tickNanos;
         this.wheel = new TimingWheel(tickNanos, ticksPerWheel, hierarchical);
         this.warmLead = Math.max(1, (WARM_LEAD_NANOS + tickNanos - 1) / tickNanos);
+        this.warmMinSleep = Math.max(2, (WARM_MIN_SLEEP_NANOS + tickNanos - 1) / tickNanos);
     }
 
     @Override
@@ -183,6 +198,9 @@ final class Worker implements Runnable {
                 // Behind (a take still being handed over, the work limit cut the round short, or
                 // the wheel could only reach an earlier time): go on at once.
                 boolean behind = (taking || t <= reach || reach < now) && runtime.isRunning();
+                if (warmTick != TimingWheel.NO_TICK && warmTick - now > warmSpan) {
+                    warmTick = TimingWheel.NO_TICK; // woken before the early wake: armed again below
+                }
                 if (!behind) {
                     wheel.skipTo(now);
                     if (warmTick != TimingWheel.NO_TICK) {
@@ -210,11 +228,15 @@ final class Worker implements Runnable {
                 boolean active = handedOff || scheduledSoFar != scheduledAtLastRound;
                 scheduledAtLastRound = scheduledSoFar;
                 long wakeTick = active || precascading ? Math.min(next, now + 1) : next;
-                if (!warming && wakeTick <= maxTick && wakeTick - now > warmLead + 1) {
+                // Once per sleep: what is left of it after the early wake is not cut short again.
+                boolean warmedForIt = wakeTick == lastWarmTick && wakeTick - now <= warmSpan;
+                if (!warming && wakeTick <= maxTick && wakeTick - now > warmMinSleep && !warmedForIt) {
                     // A long sleep: wake early to warm up what is due first (see WARM_LEAD_NANOS).
                     warmTick = wakeTick;
+                    lastWarmTick = wakeTick;
                     warmed = 0;
-                    wakeTick -= warmLead;
+                    warmSpan = Math.min(warmLead, (wakeTick - now) / 2);
+                    wakeTick -= warmSpan;
                 }
                 long wake = wakeTick > maxTick ? IDLE : wakeTick * tickNanos;
                 runtime.dueAt(wake);
@@ -262,7 +284,7 @@ final class Worker implements Runnable {
      * once all is read, {@link #WARM_BUDGET} is, or the tick has come.
      */
     private void warmAhead(long now, long stopAt) {
-        int ticks = (int) Math.min(warmLead, Integer.MAX_VALUE);
+        int ticks = (int) Math.min(warmSpan, Integer.MAX_VALUE);
         boolean more = warmTick > now;
         while (more) {
             int ask = Math.min(WARM_STEP, WARM_BUDGET - warmed);

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -135,12 +136,14 @@ class IdleWorkerTest {
     }
 
     /**
-     * A long sleep ends with one early wake, {@link Worker#WARM_LEAD_NANOS} before the deadline,
-     * that reads the entries due first and fires nothing (on a ManualTicker, so the wakes are exact).
+     * A long sleep ends with one early wake, {@link Worker#WARM_LEAD_NANOS} before the deadline or
+     * half the sleep if that is less, that reads the entries due first and fires nothing (on a
+     * ManualTicker, so the wakes are exact). The worker goes to sleep at 5 or 6 ms: a sleep until
+     * 60 ms is woken (60 - 6) / 2 = (60 - 5) / 2 = 27 ms early.
      */
-    @ParameterizedTest(name = "hierarchical={0}")
-    @ValueSource(booleans = {true, false})
-    void aLongSleepEndsWithOneEarlyWakeThatFiresNothing(boolean hierarchical) {
+    @ParameterizedTest(name = "hierarchical={0}, due at {1} ms, woken {2} ms early")
+    @CsvSource({"true, 500, 100", "false, 500, 100", "true, 60, 27", "false, 60, 27"})
+    void aLongSleepEndsWithOneEarlyWakeThatFiresNothing(boolean hierarchical, long dueMillis, long lead) {
         ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = HashedWheelTimer.builder()
                 .name("warm-test")
@@ -150,16 +153,16 @@ class IdleWorkerTest {
                 .build();
         timers.add(timer);
         timer.start();
-        RecordingTask task = new RecordingTask("due at 500 ms");
-        timer.newTimeout(task, Duration.ofMillis(500)); // within the first block of 512 ticks
+        RecordingTask task = new RecordingTask("due at " + dueMillis + " ms");
+        timer.newTimeout(task, Duration.ofMillis(dueMillis)); // within the first block of 512 ticks
         // The worker takes it, looks once more at the next tick (wherever that falls: it may take it
         // at 0 or at 5 ms), and goes to its long sleep.
         ticker.advance(Duration.ofMillis(5));
         ticker.advance(ONE_MS);
         long settled = timer.wakeUps();
-        long lead = Duration.ofNanos(Worker.WARM_LEAD_NANOS).toMillis();
+        assertThat(Duration.ofNanos(Worker.WARM_LEAD_NANOS)).isEqualTo(Duration.ofMillis(100));
 
-        ticker.advance(Duration.ofMillis(500 - 6 - lead - 1));
+        ticker.advance(Duration.ofMillis(dueMillis - 6 - lead - 1));
         assertThat(timer.wakeUps())
                 .as("asleep until %d ms before the deadline", lead)
                 .isEqualTo(settled);
@@ -171,5 +174,42 @@ class IdleWorkerTest {
         ticker.advance(ONE_MS);
         assertThat(task.runs).as("runs at its deadline").hasValue(1);
         assertThat(timer.pendingTimeouts()).isZero();
+    }
+
+    /**
+     * Woken during a long sleep (here by a query), the worker neither reads ahead then (too early:
+     * the pages would go cold again) nor loses the early wake: it is armed again.
+     */
+    @ParameterizedTest(name = "hierarchical={0}")
+    @ValueSource(booleans = {true, false})
+    void aWakeDuringTheSleepKeepsTheEarlyWakeWhereItWas(boolean hierarchical) {
+        ManualTicker ticker = new ManualTicker();
+        HashedWheelTimer timer = HashedWheelTimer.builder()
+                .name("warm-test")
+                .ticker(ticker)
+                .tickDuration(ONE_MS)
+                .hierarchical(hierarchical)
+                .build();
+        timers.add(timer);
+        timer.start();
+        RecordingTask task = new RecordingTask("due at 500 ms");
+        timer.newTimeout(task, Duration.ofMillis(500));
+        ticker.advance(Duration.ofMillis(5));
+        ticker.advance(ONE_MS);
+        ticker.advance(Duration.ofMillis(194));
+
+        assertThat(timer.upcoming(1)).hasSize(1); // a query: the worker answers it in a round of its own
+        long settled = timer.wakeUps();
+        ticker.advance(Duration.ofMillis(199)); // 399 ms
+        assertThat(timer.wakeUps())
+                .as("asleep until 100 ms before the deadline")
+                .isEqualTo(settled);
+        ticker.advance(ONE_MS);
+        assertThat(timer.wakeUps()).as("woken 100 ms early").isEqualTo(settled + 1);
+        ticker.advance(Duration.ofMillis(99));
+        assertThat(timer.wakeUps()).as("one early wake only").isEqualTo(settled + 1);
+        assertThat(task.runs).hasValue(0);
+        ticker.advance(ONE_MS);
+        assertThat(task.runs).as("runs at its deadline").hasValue(1);
     }
 }

@@ -542,7 +542,7 @@ public final class Report {
                 .append("phase): **take** the hand-off stacks into the wheel (during scheduling, before the window), ")
                 .append("**cascade** overflow buckets down (including the bounded pre-cascade of the next block), ")
                 .append(
-                        "**expire** take the due entries out of their bucket (and, 10 ms before a long sleep ends, read ")
+                        "**expire** take the due entries out of their bucket (and, up to 100 ms before a long sleep ends, read ")
                 .append("the first due ahead: `docs/design.md`, waking warm), **dispatch** run their tasks; and the ")
                 .append("worker's longest single round, in wall time (it includes any time the 2-core machine gave ")
                 .append("the worker's core to another thread: the producer, the JIT) and in the worker's own CPU time ")
