@@ -145,14 +145,7 @@ class IdleWorkerTest {
     @CsvSource({"true, 500, 100", "false, 500, 100", "true, 60, 27", "false, 60, 27"})
     void aLongSleepEndsWithOneEarlyWakeThatFiresNothing(boolean hierarchical, long dueMillis, long lead) {
         ManualTicker ticker = new ManualTicker();
-        HashedWheelTimer timer = HashedWheelTimer.builder()
-                .name("warm-test")
-                .ticker(ticker)
-                .tickDuration(ONE_MS)
-                .hierarchical(hierarchical)
-                .build();
-        timers.add(timer);
-        timer.start();
+        HashedWheelTimer timer = warmTestTimer(ticker, hierarchical);
         RecordingTask task = new RecordingTask("due at " + dueMillis + " ms");
         timer.newTimeout(task, Duration.ofMillis(dueMillis)); // within the first block of 512 ticks
         // The worker takes it, looks once more at the next tick (wherever that falls: it may take it
@@ -177,21 +170,14 @@ class IdleWorkerTest {
     }
 
     /**
-     * Woken during a long sleep (here by a query), the worker neither reads ahead then (too early:
-     * the pages would go cold again) nor loses the early wake: it is armed again.
+     * Woken during a long sleep (here by a query), the worker does not lose the early wake: it is
+     * armed again for the same time (and nothing is read ahead that early, which no test here sees).
      */
     @ParameterizedTest(name = "hierarchical={0}")
     @ValueSource(booleans = {true, false})
     void aWakeDuringTheSleepKeepsTheEarlyWakeWhereItWas(boolean hierarchical) {
         ManualTicker ticker = new ManualTicker();
-        HashedWheelTimer timer = HashedWheelTimer.builder()
-                .name("warm-test")
-                .ticker(ticker)
-                .tickDuration(ONE_MS)
-                .hierarchical(hierarchical)
-                .build();
-        timers.add(timer);
-        timer.start();
+        HashedWheelTimer timer = warmTestTimer(ticker, hierarchical);
         RecordingTask task = new RecordingTask("due at 500 ms");
         timer.newTimeout(task, Duration.ofMillis(500));
         ticker.advance(Duration.ofMillis(5));
@@ -211,5 +197,18 @@ class IdleWorkerTest {
         assertThat(task.runs).hasValue(0);
         ticker.advance(ONE_MS);
         assertThat(task.runs).as("runs at its deadline").hasValue(1);
+    }
+
+    /** A started 1 ms-tick timer on {@code ticker}, stopped after the test. */
+    private HashedWheelTimer warmTestTimer(ManualTicker ticker, boolean hierarchical) {
+        HashedWheelTimer timer = HashedWheelTimer.builder()
+                .name("warm-test")
+                .ticker(ticker)
+                .tickDuration(ONE_MS)
+                .hierarchical(hierarchical)
+                .build();
+        timers.add(timer);
+        timer.start();
+        return timer;
     }
 }
