@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole benchmark suite and writes docs/benchmarks.md and docs/benchmarks.svg.
-# About 18 minutes on 2 cores. Run it on a quiet machine: nothing else should be busy.
+# About 21 minutes on 2 cores. Run it on a quiet machine: nothing else should be busy.
 #
 #   wheel-timer-benchmarks/run-benchmarks.sh          # everything
 #   QUICK=1 wheel-timer-benchmarks/run-benchmarks.sh  # a short smoke run, numbers meaningless
@@ -21,6 +21,8 @@ if [[ "${QUICK:-}" == 1 ]]; then
     limit_args+=(-wi 1 -w 1s -i 1 -r 1s)
 fi
 java -cp "$cp" org.openjdk.jmh.Main TimeLimitBenchmark "${limit_args[@]}"
+# What bounds it: the same pattern doing part of a deadline's work, step by step.
+java -cp "$cp" org.openjdk.jmh.Main TimeLimitFloorBenchmark "${limit_args[@]/time-limit-jmh.json/time-limit-floor-jmh.json}"
 : > "$out/time-limit.jsonl"
 for contender in WHEEL JDK RESILIENCE4J; do
     echo "== limit-bulk $contender"

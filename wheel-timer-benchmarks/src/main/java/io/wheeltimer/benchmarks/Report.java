@@ -223,9 +223,10 @@ public final class Report {
                 .append(command)
                 .append("\n```\n\n")
                 .append(
-                        "It builds the module, runs the JMH benchmarks `TimeLimitBenchmark`, `ScheduleCancelBenchmark` ")
-                .append("and `InFlightBenchmark` (with `-prof gc`) and each `TimeLimitExperiments` and `Experiments` ")
-                .append("measurement in a fresh JVM per timer, then this report. About 18 minutes on 2 cores. ")
+                        "It builds the module, runs the JMH benchmarks `TimeLimitBenchmark`, `TimeLimitFloorBenchmark`, ")
+                .append("`ScheduleCancelBenchmark` and `InFlightBenchmark` (with `-prof gc`) and each ")
+                .append("`TimeLimitExperiments` and `Experiments` measurement in a fresh JVM per timer, then this ")
+                .append("report. About 21 minutes on 2 cores. ")
                 .append("Numbers from a shared 2-core machine are noisy: compare ratios within one run, not across ")
                 .append("runs.\n");
         return md.toString();

@@ -23,24 +23,33 @@ final class TimeLimitReport {
 
     private final Map<LimitContender, double[]> allocation = new EnumMap<>(LimitContender.class);
     private final Map<LimitContender, JsonNode> bulk = new EnumMap<>(LimitContender.class);
+    /** Per {@link TimeLimitFloorBenchmark} step: ops/µs and B/op with 1 and 2 threads. */
+    private final Map<TimeLimitFloorBenchmark.Step, double[]> floorThroughput =
+            new EnumMap<>(TimeLimitFloorBenchmark.Step.class);
+
+    private final Map<TimeLimitFloorBenchmark.Step, double[]> floorAllocation =
+            new EnumMap<>(TimeLimitFloorBenchmark.Step.class);
     private final boolean present;
 
     /** @param jmhResults the main JMH results file: the time-limit files are its siblings */
     TimeLimitReport(Path jmhResults) throws IOException {
         Path jmh = jmhResults.resolveSibling("time-limit-jmh.json");
         Path lines = jmhResults.resolveSibling("time-limit.jsonl");
+        Path floor = jmhResults.resolveSibling("time-limit-floor-jmh.json");
         present = Files.exists(jmh) || Files.exists(lines);
         JsonMapper json = JsonMapper.builder().build();
         if (Files.exists(jmh)) {
             for (JsonNode run : json.readTree(jmh.toFile())) {
                 LimitContender contender = LimitContender.valueOf(
                         run.get("params").get("contender").asString());
-                int column = run.get("benchmark").asString().endsWith("oneThread") ? 0 : 1;
-                cell(throughput, contender)[column] =
-                        run.get("primaryMetric").get("score").asDouble();
-                JsonNode norm = run.get("secondaryMetrics").get("gc.alloc.rate.norm");
-                cell(allocation, contender)[column] =
-                        norm == null ? Double.NaN : norm.get("score").asDouble();
+                record(run, cell(throughput, contender), cell(allocation, contender));
+            }
+        }
+        if (Files.exists(floor)) {
+            for (JsonNode run : json.readTree(floor.toFile())) {
+                TimeLimitFloorBenchmark.Step step = TimeLimitFloorBenchmark.Step.valueOf(
+                        run.get("params").get("step").asString());
+                record(run, cell(floorThroughput, step), cell(floorAllocation, step));
             }
         }
         if (Files.exists(lines)) {
@@ -53,8 +62,16 @@ final class TimeLimitReport {
         }
     }
 
-    private static double[] cell(Map<LimitContender, double[]> table, LimitContender contender) {
-        return table.computeIfAbsent(contender, c -> new double[] {Double.NaN, Double.NaN});
+    /** One JMH result of a limit-then-complete run: its score and B/op, in the column of its thread count. */
+    private static void record(JsonNode run, double[] throughput, double[] allocation) {
+        int column = run.get("benchmark").asString().endsWith("oneThread") ? 0 : 1;
+        throughput[column] = run.get("primaryMetric").get("score").asDouble();
+        JsonNode norm = run.get("secondaryMetrics").get("gc.alloc.rate.norm");
+        allocation[column] = norm == null ? Double.NaN : norm.get("score").asDouble();
+    }
+
+    private static <K> double[] cell(Map<K, double[]> table, K key) {
+        return table.computeIfAbsent(key, k -> new double[] {Double.NaN, Double.NaN});
     }
 
     private double bulk(LimitContender contender, String field) {
@@ -143,6 +160,7 @@ final class TimeLimitReport {
                     .append(" |\n");
         }
         md.append("\n![Limit-then-complete throughput](benchmarks-time-limits.svg)\n\n");
+        floor(md);
         md.append("## Time limits: 1,000,000 deadlines passing in the same 100 ms\n\n")
                 .append(
                         "`TimeLimitExperiments limit-bulk`: 1,000,000 futures, never completed, whose deadlines fall evenly in a ")
@@ -164,6 +182,42 @@ final class TimeLimitReport {
                     .append(Report.fmt(bulk(c, "lagAfterLastDeadlineMillis")))
                     .append(" | ")
                     .append(Report.fmt(all / jdkAll))
+                    .append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    /** The {@link TimeLimitFloorBenchmark} table, if it ran. */
+    private void floor(StringBuilder md) {
+        if (floorThroughput.isEmpty()) {
+            return;
+        }
+        md.append("### What bounds limit-then-complete\n\n")
+                .append("`TimeLimitFloorBenchmark`, a JMH run of its own: the same pattern doing only part of a ")
+                .append("deadline's work, step by step, beside this timer and the JDK again (so its ratios are of one ")
+                .append("run). No partial step is a usable limiter: each is the least that any limiter which cancels ")
+                .append("its deadline the moment the future completes must do up to that point. The hand-off is one ")
+                .append("compare-and-set onto a stack of the scheduling thread's and one off it, with no state change ")
+                .append("to settle a race with expiry, no counts and no worker.\n\n")
+                .append("| step | 1 thread (ops/µs) | ns/op | × JDK | 2 threads (ops/µs) | × JDK | B/op |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|\n");
+        double[] jdk = cell(floorThroughput, TimeLimitFloorBenchmark.Step.JDK);
+        for (TimeLimitFloorBenchmark.Step step : TimeLimitFloorBenchmark.Step.values()) {
+            double[] ops = cell(floorThroughput, step);
+            md.append("| ")
+                    .append(step.label())
+                    .append(" | ")
+                    .append(Report.fmt(ops[0]))
+                    .append(" | ")
+                    .append(Report.fmt(1000 / ops[0]))
+                    .append(" | ")
+                    .append(Report.fmt(ops[0] / jdk[0]))
+                    .append(" | ")
+                    .append(Report.fmt(ops[1]))
+                    .append(" | ")
+                    .append(Report.fmt(ops[1] / jdk[1]))
+                    .append(" | ")
+                    .append(Report.fmt(cell(floorAllocation, step)[0]))
                     .append(" |\n");
         }
         md.append('\n');
