@@ -32,10 +32,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       ({@code handle}), and its completion. {@code CompletableFuture.orTimeout} pays this too
  *       (with {@code whenComplete}).
  *   <li>{@link Step#CLOCK}: also reads the clock, once, for the deadline.
- *   <li>{@link Step#HAND_OFF}: also hands a deadline object to another thread and takes it back
- *       when the future completes: one compare-and-set onto a stack (one per scheduling thread, as
- *       the timer stripes them) and one off it. No state change that settles a race with expiry,
- *       no counts, no worker.
+ *   <li>{@link Step#HAND_OFF}: also puts a deadline object where a worker could take it, and takes
+ *       it back when the future completes: one compare-and-set onto a stack (one per benchmark
+ *       thread, as the timer stripes them by scheduling thread) and one off it. No state change
+ *       that settles a race with expiry, no counts, no worker.
  *   <li>{@link Step#WHEEL} and {@link Step#JDK}: {@link LimitContender#WHEEL} and
  *       {@link LimitContender#JDK}.
  * </ul>
@@ -91,17 +91,9 @@ public class TimeLimitFloorBenchmark {
                     };
                 case HAND_OFF:
                     return new Partial() {
-                        private final Stripe[] stripes = Stripe.newStripes();
-
                         @Override
                         public CompletionStage<Object> limit(CompletableFuture<Object> future, Duration limit) {
-                            // JMH's threads have consecutive ids: each of them has a stripe to itself, so
-                            // a take-back always finds its deadline on top.
-                            Stripe stripe = stripes[(int) Thread.currentThread().getId() & (stripes.length - 1)];
-                            Deadline deadline = new Deadline(System.nanoTime() + limit.toNanos(), stripe);
-                            stripe.push(deadline);
-                            future.handle(deadline);
-                            return future;
+                            throw new UnsupportedOperationException("a hand-off needs its caller's stripe");
                         }
                     };
                 case WHEEL:
@@ -161,14 +153,6 @@ public class TimeLimitFloorBenchmark {
 
         private volatile Deadline top;
 
-        static Stripe[] newStripes() {
-            Stripe[] stripes = new Stripe[8];
-            for (int i = 0; i < stripes.length; i++) {
-                stripes[i] = new Stripe();
-            }
-            return stripes;
-        }
-
         void push(Deadline deadline) {
             Deadline below;
             do {
@@ -199,22 +183,40 @@ public class TimeLimitFloorBenchmark {
         limiter.stop();
     }
 
+    /**
+     * A benchmark thread's own stack for {@link Step#HAND_OFF}, as the timer's stripe per scheduling
+     * thread: a take-back always finds its deadline on top (a deadline left below another thread's
+     * would stay, as no worker takes these stacks).
+     */
+    @State(Scope.Thread)
+    public static class Caller {
+        final Stripe stripe = new Stripe();
+    }
+
     @Benchmark
     @Threads(1)
-    public CompletionStage<Object> oneThread() {
-        return limitThenComplete();
+    public CompletionStage<Object> oneThread(Caller caller) {
+        return limitThenComplete(caller);
     }
 
     @Benchmark
     @Threads(2)
-    public CompletionStage<Object> twoThreads() {
-        return limitThenComplete();
+    public CompletionStage<Object> twoThreads(Caller caller) {
+        return limitThenComplete(caller);
     }
 
-    private CompletionStage<Object> limitThenComplete() {
+    private CompletionStage<Object> limitThenComplete(Caller caller) {
         CompletableFuture<Object> future = new CompletableFuture<>();
-        CompletionStage<Object> limited = limiter.limit(future, LIMIT);
+        CompletionStage<Object> limited =
+                step == Step.HAND_OFF ? handOff(future, caller.stripe) : limiter.limit(future, LIMIT);
         future.complete(ANSWER);
         return limited;
+    }
+
+    private static CompletionStage<Object> handOff(CompletableFuture<Object> future, Stripe stripe) {
+        Deadline deadline = new Deadline(System.nanoTime() + LIMIT.toNanos(), stripe);
+        stripe.push(deadline);
+        future.handle(deadline);
+        return future;
     }
 }
