@@ -143,21 +143,7 @@ final class TimeLimitReport {
         for (LimitContender c : ALL) {
             double[] ops = cell(throughput, c);
             double[] bytes = cell(allocation, c);
-            md.append("| ")
-                    .append(c.label())
-                    .append(" | ")
-                    .append(Report.fmt(ops[0]))
-                    .append(" | ")
-                    .append(Report.fmt(ops[0] / jdk[0]))
-                    .append(" | ")
-                    .append(Report.fmt(ops[1]))
-                    .append(" | ")
-                    .append(Report.fmt(ops[1] / jdk[1]))
-                    .append(" | ")
-                    .append(Report.fmt(bytes[0]))
-                    .append(" | ")
-                    .append(Report.fmt(bytes[1]))
-                    .append(" |\n");
+            tableRow(md, c.label(), ops[0], ops[0] / jdk[0], ops[1], ops[1] / jdk[1], bytes[0], bytes[1]);
         }
         md.append("\n![Limit-then-complete throughput](benchmarks-time-limits.svg)\n\n");
         floor(md);
@@ -174,17 +160,18 @@ final class TimeLimitReport {
         double jdkAll = bulk(LimitContender.JDK, "allFiredAfterWindowStartMillis");
         for (LimitContender c : ALL) {
             double all = bulk(c, "allFiredAfterWindowStartMillis");
-            md.append("| ")
-                    .append(c.label())
-                    .append(" | ")
-                    .append(Report.fmt(all))
-                    .append(" | ")
-                    .append(Report.fmt(bulk(c, "lagAfterLastDeadlineMillis")))
-                    .append(" | ")
-                    .append(Report.fmt(all / jdkAll))
-                    .append(" |\n");
+            tableRow(md, c.label(), all, bulk(c, "lagAfterLastDeadlineMillis"), all / jdkAll);
         }
         md.append('\n');
+    }
+
+    /** One row of a table: its label, then each value as {@link Report#fmt}. */
+    private static void tableRow(StringBuilder md, String label, double... values) {
+        md.append("| ").append(label);
+        for (double value : values) {
+            md.append(" | ").append(Report.fmt(value));
+        }
+        md.append(" |\n");
     }
 
     /** The {@link TimeLimitFloorBenchmark} table, if it ran. */
@@ -204,21 +191,15 @@ final class TimeLimitReport {
         double[] jdk = cell(floorThroughput, TimeLimitFloorBenchmark.Step.JDK);
         for (TimeLimitFloorBenchmark.Step step : TimeLimitFloorBenchmark.Step.values()) {
             double[] ops = cell(floorThroughput, step);
-            md.append("| ")
-                    .append(step.label())
-                    .append(" | ")
-                    .append(Report.fmt(ops[0]))
-                    .append(" | ")
-                    .append(Report.fmt(1000 / ops[0]))
-                    .append(" | ")
-                    .append(Report.fmt(ops[0] / jdk[0]))
-                    .append(" | ")
-                    .append(Report.fmt(ops[1]))
-                    .append(" | ")
-                    .append(Report.fmt(ops[1] / jdk[1]))
-                    .append(" | ")
-                    .append(Report.fmt(cell(floorAllocation, step)[0]))
-                    .append(" |\n");
+            tableRow(
+                    md,
+                    step.label(),
+                    ops[0],
+                    1000 / ops[0],
+                    ops[0] / jdk[0],
+                    ops[1],
+                    ops[1] / jdk[1],
+                    cell(floorAllocation, step)[0]);
         }
         md.append('\n');
     }
