@@ -485,6 +485,22 @@ class WheelTimeoutTest {
         });
     }
 
+    /** As with {@code @Async}: only calls through the proxy are deferred. */
+    @Test
+    void aCallFromTheBeanItselfRunsAtOnceOnTheCallersThread() {
+        runner.withBean(SelfCalling.class).run(context -> {
+            context.getBean(SelfCalling.class).outer("x");
+
+            assertThat(calls(context).all())
+                    .containsExactly(new Call(
+                            "inner", List.of("x"), Thread.currentThread().getName()));
+            assertThat(context.getBean("wheelTimer", HashedWheelTimer.class)
+                            .stats()
+                            .scheduled())
+                    .isZero();
+        });
+    }
+
     @Test
     void ambiguousTimerFailsAtStartupNamingTheMethod() {
         runner.withUserConfiguration(TwoTimers.class).withBean(Delays.class).run(context -> {
@@ -1219,6 +1235,23 @@ class WheelTimeoutTest {
     static class OnOtherTimerWithSpaces {
         @WheelTimeout(delay = "1s", timer = " other ")
         public void run(String what) {}
+    }
+
+    static class SelfCalling {
+        final Calls calls;
+
+        SelfCalling(Calls calls) {
+            this.calls = calls;
+        }
+
+        public void outer(String what) {
+            inner(what);
+        }
+
+        @WheelTimeout("1s")
+        public void inner(String what) {
+            calls.record("inner", what);
+        }
     }
 
     static class OnlyOne {
