@@ -13,7 +13,7 @@ import java.util.function.BiFunction;
 final class DeadlineHandle<T> extends TimeoutHandle implements TimerTask, BiFunction<T, Throwable, Void> {
 
     private final CompletableFuture<T> future;
-    /** The value to complete with, or {@link FutureDeadline#FAIL}. */
+    /** The value to complete with, or a {@link FutureDeadline.Fail} (see {@link FutureDeadline#onExpiry}). */
     private final Object value;
 
     DeadlineHandle(TimeoutOwner owner, long deadline, CompletableFuture<T> future, Object value) {

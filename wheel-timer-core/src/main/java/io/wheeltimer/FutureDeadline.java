@@ -17,8 +17,19 @@ import java.util.function.BiFunction;
  */
 final class FutureDeadline<T> implements TimerTask, BiFunction<T, Throwable, Void> {
 
-    /** In place of a value: complete exceptionally. Saves a field on every deadline. */
+    /**
+     * Passed in place of a value by {@code orTimeout}: complete exceptionally. The deadline keeps
+     * the {@link Fail} of its limit instead ({@link #onExpiry}), so that the exception can name it.
+     */
     static final Object FAIL = new Object();
+
+    /**
+     * The last {@link Fail} made, reused while the limits asked for are equal (most callers use one
+     * constant limit), so that naming the limit allocates nothing per call. Read and written without
+     * synchronization: a {@code Fail} is immutable (a final field), so a thread sees either an
+     * older one, which it replaces, or a complete one.
+     */
+    private static Fail lastFail = new Fail(Duration.ZERO);
 
     private final CompletableFuture<T> future;
     private final Object value;
@@ -36,7 +47,7 @@ final class FutureDeadline<T> implements TimerTask, BiFunction<T, Throwable, Voi
         if (future.isDone()) {
             return future; // as the JDK: nothing to limit, nothing scheduled
         }
-        FutureDeadline<T> deadline = new FutureDeadline<>(future, value);
+        FutureDeadline<T> deadline = new FutureDeadline<>(future, onExpiry(value, timeout));
         deadline.timeout = timer.newTimeout(deadline, timeout);
         // Runs at once if the future completed meanwhile: the timeout is cancelled either way.
         future.handle(deadline);
@@ -48,14 +59,33 @@ final class FutureDeadline<T> implements TimerTask, BiFunction<T, Throwable, Voi
         expire(future, value);
     }
 
-    /** The deadline passed: completes {@code future} with {@code value}, or fails it if that is {@link #FAIL}. */
+    /**
+     * What a deadline keeps to act on when it passes: {@code value} itself, or for {@link #FAIL}
+     * the {@link Fail} of {@code timeout}, shared by the deadlines of an equal limit.
+     */
+    static Object onExpiry(Object value, Duration timeout) {
+        if (value != FAIL) {
+            return value;
+        }
+        Fail last = lastFail;
+        if (last.limit != timeout && !last.limit.equals(timeout)) {
+            last = new Fail(timeout);
+            lastFail = last;
+        }
+        return last;
+    }
+
+    /**
+     * The deadline passed: completes {@code future} with {@code value}, or fails it if that is a
+     * {@link Fail} (see {@link #onExpiry}).
+     */
     @SuppressWarnings("unchecked")
     static <T> void expire(CompletableFuture<T> future, Object value) {
         if (future.isDone()) {
-            return; // completed while the timeout was firing: skip the exception's stack trace
+            return; // completed while the timeout was firing: nothing to make
         }
-        if (value == FAIL) {
-            future.completeExceptionally(new Expired());
+        if (value instanceof Fail fail) {
+            future.completeExceptionally(new Expired(fail.limit));
         } else {
             future.complete((T) value);
         }
@@ -71,7 +101,7 @@ final class FutureDeadline<T> implements TimerTask, BiFunction<T, Throwable, Voi
     }
 
     static String describe(CompletableFuture<?> future, Object value) {
-        return (value == FAIL ? "orTimeout(" : "completeOnTimeout(") + future + ")";
+        return (value instanceof Fail ? "orTimeout(" : "completeOnTimeout(") + future + ")";
     }
 
     /** The future completed (perhaps by {@link #run}): nothing may stay pending. */
@@ -81,13 +111,43 @@ final class FutureDeadline<T> implements TimerTask, BiFunction<T, Throwable, Voi
         return null;
     }
 
+    /** In place of a value: fail with a {@link TimeoutException} naming {@link #limit}. */
+    static final class Fail {
+
+        final Duration limit;
+
+        Fail(Duration limit) {
+            this.limit = limit;
+        }
+    }
+
     /**
-     * Without a stack trace: it would show only the timer's thread, and filling it in costs more
-     * than the rest of the expiry (a million deadlines passing together must not take seconds).
+     * What {@code orTimeout} fails a future with: a {@link TimeoutException} whose message names the
+     * limit ({@code did not complete within PT2S}), and which prints as one
+     * ({@code java.util.concurrent.TimeoutException: did not complete within PT2S}) rather than as
+     * this nested class. Without a stack trace: it would show only the timer's thread, and filling
+     * it in costs more than the rest of the expiry (a million deadlines passing together must not
+     * take seconds). The message is made only when asked for, not at each expiry.
      */
     static final class Expired extends TimeoutException {
 
         private static final long serialVersionUID = 1L;
+
+        private final Duration limit;
+
+        Expired(Duration limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public String getMessage() {
+            return "did not complete within " + limit;
+        }
+
+        @Override
+        public String toString() {
+            return TimeoutException.class.getName() + ": " + getLocalizedMessage();
+        }
 
         @Override
         public Throwable fillInStackTrace() {

@@ -47,8 +47,9 @@ public interface Timer {
      * Gives {@code future} a deadline on this timer: {@link CompletableFuture#orTimeout} run on the
      * wheel instead of the JDK's single static delayer thread. Unless it completes first, the
      * future is completed exceptionally with a {@link TimeoutException} after {@code timeout}
-     * (within one tick after it, as every timeout here); the exception has no stack trace, which
-     * would show only the timer's thread. When the future completes first, its
+     * (within one tick after it, as every timeout here). Its message names the limit
+     * ({@code did not complete within PT2S}) and it prints as a {@code TimeoutException}; it has no
+     * stack trace, which would show only the timer's thread. When the future completes first, its
      * timeout is cancelled at once, so nothing stays pending. A timeout of zero or less fires on the
      * next tick; a future that is already complete is returned as it is, without a timeout.
      *

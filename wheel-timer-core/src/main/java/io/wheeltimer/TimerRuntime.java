@@ -290,8 +290,8 @@ final class TimerRuntime implements TimeoutOwner {
             return future; // as the JDK: nothing to limit, nothing scheduled
         }
         long now = admit();
-        DeadlineHandle<T> handle =
-                new DeadlineHandle<>(this, deadline(now, FutureDeadline.nanos(timeout)), future, value);
+        DeadlineHandle<T> handle = new DeadlineHandle<>(
+                this, deadline(now, FutureDeadline.nanos(timeout)), future, FutureDeadline.onExpiry(value, timeout));
         publish(handle, now);
         // Runs at once if the future completed meanwhile: the timeout is cancelled either way.
         future.handle(handle);

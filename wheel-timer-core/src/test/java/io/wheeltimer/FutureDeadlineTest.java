@@ -74,6 +74,40 @@ class FutureDeadlineTest {
         }
 
         @Test
+        void theTimeoutExceptionNamesTheLimitPrintsAsATimeoutExceptionAndHasNoStackTrace() {
+            CompletableFuture<String> future = limiter().orTimeout(new CompletableFuture<>(), Duration.ofSeconds(2));
+            ticker.advance(Duration.ofSeconds(2));
+
+            Throwable failure = failureOf(future);
+            assertThat(failure).isInstanceOf(TimeoutException.class).hasMessage("did not complete within PT2S");
+            assertThat(failure).hasToString("java.util.concurrent.TimeoutException: did not complete within PT2S");
+            assertThat(failure.getStackTrace()).isEmpty();
+            // What a log of the join shows.
+            assertThatThrownBy(future::join)
+                    .isInstanceOf(CompletionException.class)
+                    .hasMessage("java.util.concurrent.TimeoutException: did not complete within PT2S");
+        }
+
+        @Test
+        void eachFutureIsToldItsOwnLimitWhenLimitsAlternate() {
+            List<CompletableFuture<String>> futures = new ArrayList<>();
+            List<Duration> limits = List.of(
+                    Duration.ofMillis(300), Duration.ofMillis(100), Duration.ofMillis(300), Duration.ofMillis(200));
+            for (Duration limit : limits) {
+                futures.add(limiter().orTimeout(new CompletableFuture<>(), limit));
+            }
+            ticker.advance(Duration.ofMillis(300));
+
+            assertThat(futures)
+                    .extracting(f -> failureOf(f).getMessage())
+                    .containsExactly(
+                            "did not complete within PT0.3S",
+                            "did not complete within PT0.1S",
+                            "did not complete within PT0.3S",
+                            "did not complete within PT0.2S");
+        }
+
+        @Test
         void completeOnTimeoutCompletesWithTheValueOnceTheLimitPasses() {
             CompletableFuture<String> future = new CompletableFuture<>();
 
@@ -246,6 +280,7 @@ class FutureDeadlineTest {
             try {
                 int perThread = 20_000;
                 List<CompletableFuture<Integer>> futures = new ArrayList<>();
+                Duration[] limits = new Duration[2 * perThread];
                 AtomicInteger callbacks = new AtomicInteger();
                 for (int i = 0; i < 2 * perThread; i++) {
                     CompletableFuture<Integer> future = new CompletableFuture<>();
@@ -265,10 +300,12 @@ class FutureDeadlineTest {
                         ThreadLocalRandom random = ThreadLocalRandom.current();
                         for (int i = offset; i < offset + perThread; i++) {
                             CompletableFuture<Integer> future = futures.get(i);
+                            Duration limit = Duration.ofNanos(random.nextLong(2_000_000));
+                            limits[i] = limit;
                             if (random.nextBoolean()) {
-                                timer.orTimeout(future, Duration.ofNanos(random.nextLong(2_000_000)));
+                                timer.orTimeout(future, limit);
                             } else {
-                                timer.completeOnTimeout(future, -1, Duration.ofNanos(random.nextLong(2_000_000)));
+                                timer.completeOnTimeout(future, -1, limit);
                             }
                             if (random.nextInt(4) == 0) {
                                 Thread.onSpinWait();
@@ -288,7 +325,10 @@ class FutureDeadlineTest {
                     try {
                         assertThat(future.get(10, TimeUnit.SECONDS)).isIn(i, -1);
                     } catch (ExecutionException e) {
-                        assertThat(e.getCause()).isInstanceOf(TimeoutException.class);
+                        // Limits differ from call to call and thread to thread: each names its own.
+                        assertThat(e.getCause())
+                                .isInstanceOf(TimeoutException.class)
+                                .hasMessage("did not complete within " + limits[i]);
                     }
                 }
                 assertThat(callbacks).hasValue(futures.size());

@@ -49,9 +49,24 @@ class DeadlineRecovery {
             }
         }
         if (!pending.isEmpty()) {
-            logger.info("Armed the deadlines of " + (pending.size() - refused) + " pending orders again"
-                    + (refused > 0 ? "; the timer refused " + refused + ", left to the sweep" : ""));
+            logger.info(armedAgain(pending.size() - refused, refused));
         }
+    }
+
+    /** What the startup log says: how many deadlines were armed again, and how many the timer refused. */
+    static String armedAgain(int armed, int refused) {
+        return "Armed the " + (armed == 1 ? "deadline" : "deadlines") + " of " + orders(armed, "pending") + " again"
+                + (refused > 0 ? "; the timer refused " + refused + ", left to the sweep" : "");
+    }
+
+    /** What a sweep that cancelled something says. */
+    static String swept(int cancelled) {
+        return "Sweep cancelled " + orders(cancelled, "overdue") + " that no timer here held";
+    }
+
+    /** {@code 1 pending order}, {@code 2 pending orders}. */
+    private static String orders(int count, String kind) {
+        return count + " " + kind + (count == 1 ? " order" : " orders");
     }
 
     /**
@@ -66,7 +81,7 @@ class DeadlineRecovery {
         int cancelled = store.cancelOverdue(clock.instant());
         if (cancelled > 0) {
             swept.increment(cancelled);
-            logger.info("Sweep cancelled " + cancelled + " overdue orders that no timer here held");
+            logger.info(swept(cancelled));
         }
     }
 }

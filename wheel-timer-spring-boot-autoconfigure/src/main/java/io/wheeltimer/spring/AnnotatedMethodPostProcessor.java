@@ -2,6 +2,8 @@ package io.wheeltimer.spring;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -10,7 +12,8 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.EmbeddedValueResolverAware;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
@@ -22,18 +25,23 @@ import org.springframework.util.StringValueResolver;
  * What the post-processors of {@code @WheelTimeout} and {@code @WheelTimeLimit} share: proxy the
  * beans with annotated methods, ahead of other advisors, and check every annotated method when its
  * bean is created, so that a mistake stops the application at startup; the checked form {@code M}
- * is kept per method and class.
+ * is kept per method and class. The timer of a method whose annotation names none is resolved once
+ * every singleton exists (resolving it creates it), so that a mistake there stops startup too.
  */
 @SuppressWarnings("serial")
 abstract class AnnotatedMethodPostProcessor<A extends Annotation, M>
-        extends AbstractBeanFactoryAwareAdvisingPostProcessor implements EmbeddedValueResolverAware {
+        extends AbstractBeanFactoryAwareAdvisingPostProcessor
+        implements EmbeddedValueResolverAware, SmartInitializingSingleton {
 
     private final Class<A> annotationType;
     private final Map<MethodClassKey, M> checked = new ConcurrentHashMap<>();
     /** Resolves {@code ${...}} in attributes; null outside an application context. */
     StringValueResolver valueResolver;
 
-    ListableBeanFactory beanFactory;
+    ConfigurableListableBeanFactory beanFactory;
+
+    /** Timers chosen by type, of methods checked before every singleton existed; null after. */
+    private List<AnnotatedTimer> unresolvedTimers = new ArrayList<>();
 
     AnnotatedMethodPostProcessor(Class<A> annotationType) {
         this.annotationType = annotationType;
@@ -49,11 +57,54 @@ abstract class AnnotatedMethodPostProcessor<A extends Annotation, M>
     @Override
     public void setBeanFactory(BeanFactory beanFactory) {
         super.setBeanFactory(beanFactory);
-        if (!(beanFactory instanceof ListableBeanFactory listable)) {
-            throw new IllegalStateException(
-                    "@" + annotationType.getSimpleName() + " needs a ListableBeanFactory, got " + beanFactory);
+        if (!(beanFactory instanceof ConfigurableListableBeanFactory listable)) {
+            throw new IllegalStateException("@" + annotationType.getSimpleName()
+                    + " needs a ConfigurableListableBeanFactory, got " + beanFactory);
         }
         this.beanFactory = listable;
+    }
+
+    /**
+     * Every singleton exists: resolves the timers chosen by type of the methods checked so far (a
+     * method checked later resolves its own at once), after {@link #checkAfterSingletons}.
+     */
+    @Override
+    public void afterSingletonsInstantiated() {
+        checkAfterSingletons();
+        List<AnnotatedTimer> timers;
+        synchronized (this) {
+            timers = unresolvedTimers;
+            unresolvedTimers = null;
+        }
+        if (timers != null) {
+            timers.forEach(AnnotatedTimer::resolve);
+        }
+    }
+
+    /** What the subclass checks once every singleton exists, before the timers are resolved. */
+    void checkAfterSingletons() {}
+
+    /**
+     * The timer of an annotated method: a named one is checked now, one chosen by type once every
+     * singleton exists, or now if they do.
+     *
+     * @param name the annotation's {@code timer} attribute
+     * @throws InvalidWheelAnnotationException naming the method, if the timer cannot be used
+     */
+    final AnnotatedTimer timer(String method, String name) {
+        AnnotatedTimer timer = new AnnotatedTimer("@" + annotationType.getSimpleName(), method, name, beanFactory);
+        if (timer.named()) {
+            timer.checkName();
+            return timer;
+        }
+        synchronized (this) {
+            if (unresolvedTimers != null) {
+                unresolvedTimers.add(timer);
+                return timer;
+            }
+        }
+        timer.resolve();
+        return timer;
     }
 
     @Override
@@ -94,7 +145,7 @@ abstract class AnnotatedMethodPostProcessor<A extends Annotation, M>
      * Checks an annotated method and resolves its attributes.
      *
      * @param description the method as {@link AnnotatedMethods#describe} names it
-     * @throws IllegalStateException naming the method, if the annotation cannot apply to it
+     * @throws InvalidWheelAnnotationException naming the method, if the annotation cannot apply to it
      */
     abstract M check(Method method, String description, A annotation);
 }

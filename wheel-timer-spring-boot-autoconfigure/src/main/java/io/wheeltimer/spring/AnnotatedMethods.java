@@ -34,9 +34,13 @@ final class AnnotatedMethods {
     static void checkProxyable(Method method, String description, String annotation, String what) {
         int modifiers = method.getModifiers();
         if ((modifiers & NOT_PROXYABLE) != 0) {
-            throw new IllegalStateException(annotation + " method " + description + " is "
-                    + Modifier.toString(modifiers & NOT_PROXYABLE) + "; a proxy can only " + what
-                    + " calls to non-static, non-private, non-final methods");
+            throw new InvalidWheelAnnotationException(
+                    annotation,
+                    description,
+                    "the method is " + Modifier.toString(modifiers & NOT_PROXYABLE),
+                    "a proxy can only " + what + " calls to non-static, non-private, non-final methods",
+                    "Make " + description + " a non-static, non-private, non-final method, or remove " + annotation
+                            + ".");
         }
     }
 }

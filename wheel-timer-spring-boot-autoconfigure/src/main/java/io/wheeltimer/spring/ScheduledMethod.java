@@ -2,15 +2,15 @@ package io.wheeltimer.spring;
 
 import io.wheeltimer.Timer;
 import java.util.concurrent.Executor;
-import org.springframework.beans.factory.BeanFactoryUtils;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.util.ClassUtils;
 
 /**
  * What a {@link WheelTimeout @WheelTimeout} method does when called, decided once: its delay, what
  * the caller gets back, the timer it goes to, the executor it runs on and whether it carries the
- * caller's context. Beans are looked up on the first call, so that the check at startup does not
- * create them early.
+ * caller's context. Beans are looked up on the first call (the timer chosen by type is resolved
+ * once every singleton exists, if that comes first), so that the check when the method's bean is
+ * created does not create them early.
  */
 final class ScheduledMethod {
 
@@ -28,7 +28,7 @@ final class ScheduledMethod {
     final long delayNanos;
     final Result result;
     final boolean propagateContext;
-    private final String timerName;
+    private final AnnotatedTimer timer;
     private final String executorName;
     private final boolean executorRequired;
     private final ListableBeanFactory beanFactory;
@@ -38,14 +38,15 @@ final class ScheduledMethod {
     record Resolved(Timer timer, String timerBeanName, Executor executor, Object observationRegistry) {}
 
     /**
+     * @param timer the timer, as the annotation names it or by type
      * @param executorName the executor's bean name; empty: the timer's own
-     * @param executorRequired whether the annotation named it (else it is used only if it exists)
+     * @param executorRequired whether it was named (else it is the default, used only if it exists)
      */
     ScheduledMethod(
             String description,
             long delayNanos,
             Result result,
-            String timerName,
+            AnnotatedTimer timer,
             String executorName,
             boolean executorRequired,
             boolean propagateContext,
@@ -53,7 +54,7 @@ final class ScheduledMethod {
         this.description = description;
         this.delayNanos = delayNanos;
         this.result = result;
-        this.timerName = timerName;
+        this.timer = timer;
         this.executorName = executorName;
         this.executorRequired = executorRequired;
         this.propagateContext = propagateContext;
@@ -63,26 +64,10 @@ final class ScheduledMethod {
     Resolved resolved() {
         Resolved r = resolved;
         if (r == null) {
-            Timer timer = timerName.isEmpty()
-                    ? beanFactory.getBeanProvider(Timer.class).getObject()
-                    : beanFactory.getBean(timerName, Timer.class);
-            r = new Resolved(timer, timerBeanName(timer), executor(), observationRegistry());
+            r = new Resolved(timer.timer(), timer.beanName(), executor(), observationRegistry());
             resolved = r;
         }
         return r;
-    }
-
-    private String timerBeanName(Timer timer) {
-        if (!timerName.isEmpty()) {
-            return timerName;
-        }
-        String[] names = BeanFactoryUtils.beanNamesForTypeIncludingAncestors(beanFactory, Timer.class);
-        for (String name : names) {
-            if (names.length == 1 || beanFactory.getBean(name) == timer) {
-                return name;
-            }
-        }
-        return "timer";
     }
 
     private Executor executor() {
@@ -107,6 +92,6 @@ final class ScheduledMethod {
     }
 
     String timerName() {
-        return timerName.isEmpty() ? "the Timer bean" : "timer '" + timerName + "'";
+        return "timer '" + timer.beanName() + "'";
     }
 }

@@ -9,8 +9,9 @@ import org.springframework.util.ClassUtils;
 
 /**
  * What a {@link WheelTimeLimit @WheelTimeLimit} method does when called, decided once at startup:
- * its limit, the kind of result it returns, and the timer (looked up on the first call, so that
- * the check at startup does not create the timer early).
+ * its limit, the kind of result it returns, and the timer (looked up on the first call, or for one
+ * chosen by type once every singleton exists if that comes first, so that the check when the
+ * method's bean is created does not create the timer early).
  */
 final class TimeLimitedMethod {
 
@@ -30,9 +31,8 @@ final class TimeLimitedMethod {
     final long limitNanos;
     final Result result;
     final boolean cancelOnTimeout;
-    final String timerName;
+    private final AnnotatedTimer timer;
     private final ListableBeanFactory beanFactory;
-    private volatile Timer timer;
     private volatile Runnable exceededCounter;
 
     TimeLimitedMethod(
@@ -40,24 +40,19 @@ final class TimeLimitedMethod {
             Duration limit,
             Result result,
             boolean cancelOnTimeout,
-            String timerName,
+            AnnotatedTimer timer,
             ListableBeanFactory beanFactory) {
         this.description = description;
         this.limit = limit;
         this.limitNanos = limit.toNanos();
         this.result = result;
         this.cancelOnTimeout = cancelOnTimeout;
-        this.timerName = timerName;
+        this.timer = timer;
         this.beanFactory = beanFactory;
     }
 
     Timer timer() {
-        Timer resolved = timer;
-        if (resolved == null) {
-            resolved = beanFactory.getBean(timerName, Timer.class);
-            timer = resolved;
-        }
-        return resolved;
+        return timer.timer();
     }
 
     /** What the caller's result fails with; made only when the limit passed. */
@@ -69,7 +64,8 @@ final class TimeLimitedMethod {
     void exceeded() {
         Runnable counter = exceededCounter;
         if (counter == null) {
-            counter = MICROMETER ? TimeLimitExceededCounter.lookUp(beanFactory, timerName, description) : () -> {};
+            counter =
+                    MICROMETER ? TimeLimitExceededCounter.lookUp(beanFactory, timer.beanName(), description) : () -> {};
             exceededCounter = counter;
         }
         counter.run();
@@ -79,7 +75,7 @@ final class TimeLimitedMethod {
     IllegalStateException refused(Timer timer, RuntimeException cause) {
         boolean stopped = timer instanceof HashedWheelTimer wheel && wheel.state() == HashedWheelTimer.State.SHUTDOWN;
         return new IllegalStateException(
-                "Cannot limit " + description + ": timer '" + timerName + "'"
+                "Cannot limit " + description + ": timer '" + this.timer.beanName() + "'"
                         + (stopped ? " is stopped" : " refused it: " + cause.getMessage()),
                 cause);
     }

@@ -28,7 +28,8 @@ import org.springframework.core.annotation.AliasFor;
  * path, {@code Mono<T>} and {@code Flux<T>} (the deadline starts at subscription, covers the whole
  * sequence, and items pass through as they arrive). A plain {@code Future} cannot be limited
  * without blocking a thread, so it fails the application's startup like any other return type; so
- * do a limit that does not parse and an unknown timer bean, with a message naming the method. A
+ * do a limit that does not parse and an unknown timer bean, with an
+ * {@link InvalidWheelAnnotationException} naming the method. A
  * method that returns {@code null} or throws is passed through as it is. After the timer stopped,
  * a call throws {@link IllegalStateException} before the method runs (a Reactor result signals it).
  *
@@ -63,7 +64,12 @@ public @interface WheelTimeLimit {
     /** The unit of a plain-number {@link #limit}. */
     TimeUnit timeUnit() default TimeUnit.MILLISECONDS;
 
-    /** Bean name of the {@link io.wheeltimer.Timer} to use; empty: the only (or primary) one. */
+    /**
+     * Bean name of the {@link io.wheeltimer.Timer} to use (spaces around it are ignored); empty: the
+     * one {@code @Autowired Timer} gets, by Spring's rules: the only Timer bean, else the primary
+     * one, else the only one that is a default candidate (so a timer declared with
+     * {@code @Bean(defaultCandidate = false)} is used only where it is named).
+     */
     String timer() default "";
 
     /**

@@ -17,6 +17,8 @@ import org.springframework.util.ClassUtils;
 @SuppressWarnings("serial")
 public class WheelTimeLimitBeanPostProcessor extends AnnotatedMethodPostProcessor<WheelTimeLimit, TimeLimitedMethod> {
 
+    private static final String ANNOTATION = "@WheelTimeLimit";
+
     /** Whether the application's class loader sees Reactor: Mono and Flux results are allowed then. */
     private boolean reactor =
             ClassUtils.isPresent("reactor.core.publisher.Mono", getClass().getClassLoader());
@@ -36,18 +38,19 @@ public class WheelTimeLimitBeanPostProcessor extends AnnotatedMethodPostProcesso
     @Override
     TimeLimitedMethod check(Method method, String description, WheelTimeLimit annotation) {
         if (AnnotatedElementUtils.hasAnnotation(method, WheelTimeout.class)) {
-            throw new IllegalStateException("@WheelTimeLimit method " + description + " also carries @WheelTimeout;"
-                    + " a deferred call returns before the method runs, so its limit would include the delay."
-                    + " Put @WheelTimeLimit on the method the deferred one calls instead");
+            throw new InvalidWheelAnnotationException(
+                    ANNOTATION,
+                    description,
+                    "the method also carries @WheelTimeout",
+                    "a deferred call returns before the method runs, so its limit would include the delay",
+                    "Put @WheelTimeLimit on the method the deferred one calls instead, or remove one of the two.");
         }
-        AnnotatedMethods.checkProxyable(method, description, "@WheelTimeLimit", "limit");
+        AnnotatedMethods.checkProxyable(method, description, ANNOTATION, "limit");
         TimeLimitedMethod.Result result = resultOf(method, description);
-        String what = "@WheelTimeLimit on " + description;
-        Duration limit =
-                AnnotatedDurations.parse(what + ": limit", annotation.limit(), annotation.timeUnit(), valueResolver);
-        String timerName = AnnotatedDurations.timerBean(
-                what, annotation.timer().trim(), "@WheelTimeLimit(timer = \"...\")", beanFactory);
-        return new TimeLimitedMethod(description, limit, result, annotation.cancelOnTimeout(), timerName, beanFactory);
+        Duration limit = AnnotatedDurations.parse(
+                ANNOTATION, description, "limit", annotation.limit(), annotation.timeUnit(), valueResolver);
+        AnnotatedTimer timer = timer(description, annotation.timer());
+        return new TimeLimitedMethod(description, limit, result, annotation.cancelOnTimeout(), timer, beanFactory);
     }
 
     private TimeLimitedMethod.Result resultOf(Method method, String description) {
@@ -61,9 +64,14 @@ public class WheelTimeLimitBeanPostProcessor extends AnnotatedMethodPostProcesso
         if (reactor && ReactorTimeLimits.isReactive(type)) {
             return type.getSimpleName().equals("Mono") ? TimeLimitedMethod.Result.MONO : TimeLimitedMethod.Result.FLUX;
         }
-        throw new IllegalStateException("@WheelTimeLimit method " + description + " returns " + type.getName()
-                + "; it must return CompletableFuture or CompletionStage"
-                + (reactor ? ", Mono or Flux" : " (or Mono or Flux, with Reactor on the class path)")
-                + ", whose completion can be awaited without blocking; a plain Future cannot be");
+        String allowed = "CompletableFuture or CompletionStage"
+                + (reactor ? ", Mono or Flux" : " (or Mono or Flux, with Reactor on the class path)");
+        throw new InvalidWheelAnnotationException(
+                ANNOTATION,
+                description,
+                "the method returns " + type.getName(),
+                "it must return " + allowed + ", whose completion can be awaited without blocking;"
+                        + " a plain Future cannot be",
+                "Make " + description + " return " + allowed + ", or remove @WheelTimeLimit.");
     }
 }

@@ -26,13 +26,15 @@ import org.springframework.core.annotation.AliasFor;
  * method's own return value is ignored); {@code CompletableFuture<T>}, {@code CompletionStage<T>}
  * or {@code Future<T>} (completes with the result of the future the method returns, after the run;
  * cancelling it cancels the timeout). Any other return type, a delay that does not parse, or an
- * unknown timer bean fails the application's startup with a message naming the method.
+ * unknown timer bean fails the application's startup with an {@link InvalidWheelAnnotationException}
+ * naming the method, which Spring Boot reports as a failure analysis.
  *
  * <p>The worker thread only hands the call over when it is due. It runs on the {@link #executor}
  * named here; else on the bean named by {@code wheel-timer.annotation.executor} (default
  * {@code applicationTaskExecutor}, the executor of {@code @Async}, on virtual threads with
- * {@code spring.threads.virtual.enabled=true}); else, when there is no such bean, on the timer's own
- * task executor (its worker thread by default). The caller's SLF4J MDC and every
+ * {@code spring.threads.virtual.enabled=true}); else, when there is no bean of that default name,
+ * on the timer's own task executor (its worker thread by default). Another name set there that is
+ * not an {@code Executor} bean fails startup. The caller's SLF4J MDC and every
  * {@code ThreadLocalAccessor} of Micrometer's {@code ContextRegistry} (trace, security, your own)
  * are captured at the call and restored around the run, unless
  * {@code wheel-timer.annotation.propagate-context=false}. The run is outside the caller's
@@ -65,7 +67,12 @@ public @interface WheelTimeout {
     /** The unit of a plain-number {@link #delay}. */
     TimeUnit timeUnit() default TimeUnit.MILLISECONDS;
 
-    /** Bean name of the {@link io.wheeltimer.Timer} to use; empty: the only (or primary) one. */
+    /**
+     * Bean name of the {@link io.wheeltimer.Timer} to use (spaces around it are ignored); empty: the
+     * one {@code @Autowired Timer} gets, by Spring's rules: the only Timer bean, else the primary
+     * one, else the only one that is a default candidate (so a timer declared with
+     * {@code @Bean(defaultCandidate = false)} is used only where it is named).
+     */
     String timer() default "";
 
     /**

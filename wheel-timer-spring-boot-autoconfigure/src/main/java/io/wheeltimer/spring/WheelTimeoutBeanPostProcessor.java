@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import org.springframework.beans.factory.BeanFactoryUtils;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 
@@ -18,7 +19,9 @@ import org.springframework.core.env.Environment;
  * schedules the method on a timer instead of running it. Every annotated method is checked when
  * its bean is created (return type, delay, timer bean, executor bean), so a mistake stops the
  * application at startup rather than at the first call; the outcome is kept per method. Reads
- * {@value #EXECUTOR_PROPERTY} and {@value #PROPAGATE_CONTEXT_PROPERTY} from the environment.
+ * {@value #EXECUTOR_PROPERTY} and {@value #PROPAGATE_CONTEXT_PROPERTY} from the environment: a
+ * name set there other than {@value #DEFAULT_EXECUTOR} that is not an Executor bean stops startup
+ * too.
  */
 @SuppressWarnings("serial")
 public class WheelTimeoutBeanPostProcessor extends AnnotatedMethodPostProcessor<WheelTimeout, ScheduledMethod>
@@ -31,8 +34,14 @@ public class WheelTimeoutBeanPostProcessor extends AnnotatedMethodPostProcessor<
     /** The default of {@value #EXECUTOR_PROPERTY}: the executor {@code @Async} uses. */
     public static final String DEFAULT_EXECUTOR = "applicationTaskExecutor";
 
+    private static final String ANNOTATION = "@WheelTimeout";
+
     private final HandedOverCalls handedOverCalls = new HandedOverCalls();
     private String defaultExecutor = DEFAULT_EXECUTOR;
+    /** Whether {@link #defaultExecutor} was set to a name other than the default, and so must exist. */
+    private boolean defaultExecutorRequired;
+
+    private volatile boolean defaultExecutorChecked;
     private boolean propagateContext = true;
 
     /** Proxies annotated methods; without an environment, calls use {@value #DEFAULT_EXECUTOR} and carry their context. */
@@ -52,50 +61,91 @@ public class WheelTimeoutBeanPostProcessor extends AnnotatedMethodPostProcessor<
 
     @Override
     public void setEnvironment(Environment environment) {
-        this.defaultExecutor =
-                environment.getProperty(EXECUTOR_PROPERTY, DEFAULT_EXECUTOR).trim();
+        String executor = environment.getProperty(EXECUTOR_PROPERTY);
+        this.defaultExecutor = executor != null ? executor.trim() : DEFAULT_EXECUTOR;
+        this.defaultExecutorRequired =
+                executor != null && !defaultExecutor.isEmpty() && !defaultExecutor.equals(DEFAULT_EXECUTOR);
         this.propagateContext = environment.getProperty(PROPAGATE_CONTEXT_PROPERTY, Boolean.class, true);
     }
 
     @Override
     ScheduledMethod check(Method method, String description, WheelTimeout annotation) {
-        AnnotatedMethods.checkProxyable(method, description, "@WheelTimeout", "defer");
+        AnnotatedMethods.checkProxyable(method, description, ANNOTATION, "defer");
         ScheduledMethod.Result result = resultOf(method, description);
-        Duration delay = delayOf(annotation, description);
-        String timerName = annotation.timer();
-        checkTimer(timerName, description);
-        String executorName =
-                resolve(annotation.executor(), "executor", description).trim();
+        Duration delay = AnnotatedDurations.parse(
+                ANNOTATION, description, "delay", annotation.delay(), annotation.timeUnit(), valueResolver);
+        AnnotatedTimer timer = timer(description, annotation.timer());
+        String executorName = AnnotatedDurations.resolve(
+                        ANNOTATION, description, "executor", annotation.executor(), valueResolver)
+                .trim();
         if (!executorName.isEmpty()) {
             checkExecutor(executorName, description);
             return new ScheduledMethod(
-                    description, delay.toNanos(), result, timerName, executorName, true, propagateContext, beanFactory);
+                    description, delay.toNanos(), result, timer, executorName, true, propagateContext, beanFactory);
         }
+        checkDefaultExecutor();
         return new ScheduledMethod(
-                description, delay.toNanos(), result, timerName, defaultExecutor, false, propagateContext, beanFactory);
+                description,
+                delay.toNanos(),
+                result,
+                timer,
+                defaultExecutor,
+                defaultExecutorRequired,
+                propagateContext,
+                beanFactory);
     }
 
-    private String resolve(String text, String attribute, String description) {
-        try {
-            String resolved = valueResolver != null && !text.isEmpty() ? valueResolver.resolveStringValue(text) : text;
-            return resolved != null ? resolved : "";
-        } catch (IllegalArgumentException unresolvable) {
-            throw new IllegalStateException(
-                    "@WheelTimeout on " + description + ": " + attribute + " '" + text + "' cannot be resolved: "
-                            + unresolvable.getMessage(),
-                    unresolvable);
+    /** A typo in {@value #EXECUTOR_PROPERTY} stops startup even if no annotated method exists. */
+    @Override
+    void checkAfterSingletons() {
+        checkDefaultExecutor();
+    }
+
+    /**
+     * A name set in {@value #EXECUTOR_PROPERTY} must be an Executor bean, here or in a parent
+     * context; only the default, {@value #DEFAULT_EXECUTOR}, may be absent (the timer's own
+     * executor runs the calls then). Checked once.
+     */
+    private void checkDefaultExecutor() {
+        if (!defaultExecutorRequired || defaultExecutorChecked) {
+            return;
         }
+        if (!isExecutor(defaultExecutor)) {
+            String reason = beanFactory.containsBean(defaultExecutor)
+                    ? "the bean '" + defaultExecutor + "' is not a java.util.concurrent.Executor"
+                    : "there is no bean named '" + defaultExecutor + "'";
+            throw new InvalidConfigurationPropertyValueException(
+                    EXECUTOR_PROPERTY,
+                    defaultExecutor,
+                    reason + "; name an Executor bean (Executor beans: " + Arrays.toString(executorBeanNames())
+                            + "), or leave it empty to run @WheelTimeout calls on the timer's own executor");
+        }
+        defaultExecutorChecked = true;
     }
 
     /** An executor the annotation names must be an Executor bean, here or in a parent context. */
     private void checkExecutor(String executorName, String description) {
-        if (!beanFactory.containsBean(executorName) || !beanFactory.isTypeMatch(executorName, Executor.class)) {
-            String[] executors =
-                    BeanFactoryUtils.beanNamesForTypeIncludingAncestors(beanFactory, Executor.class, true, false);
-            throw new IllegalStateException("@WheelTimeout on " + description + ": executor '" + executorName
-                    + "' is not the name of a java.util.concurrent.Executor bean; Executor beans: "
-                    + Arrays.toString(executors));
+        if (!isExecutor(executorName)) {
+            String[] executors = executorBeanNames();
+            String known = executors.length == 0 ? "" : " (" + String.join(", ", executors) + ")";
+            throw new InvalidWheelAnnotationException(
+                    ANNOTATION,
+                    description,
+                    "executor '" + executorName + "' is not the name of a java.util.concurrent.Executor bean",
+                    executors.length == 0
+                            ? "there is no Executor bean"
+                            : "Executor beans: " + Arrays.toString(executors),
+                    "Set @WheelTimeout(executor = \"...\") to the name of an Executor bean" + known
+                            + ", or leave it empty to use the bean that " + EXECUTOR_PROPERTY + " names.");
         }
+    }
+
+    private boolean isExecutor(String name) {
+        return beanFactory.containsBean(name) && beanFactory.isTypeMatch(name, Executor.class);
+    }
+
+    private String[] executorBeanNames() {
+        return BeanFactoryUtils.beanNamesForTypeIncludingAncestors(beanFactory, Executor.class, true, false);
     }
 
     private static ScheduledMethod.Result resultOf(Method method, String description) {
@@ -109,22 +159,12 @@ public class WheelTimeoutBeanPostProcessor extends AnnotatedMethodPostProcessor<
         if (type == CompletableFuture.class || type == CompletionStage.class || type == Future.class) {
             return ScheduledMethod.Result.FUTURE;
         }
-        throw new IllegalStateException("@WheelTimeout method " + description + " returns " + type.getName()
-                + "; it must return void, Timeout, CompletableFuture, CompletionStage or Future, because the"
-                + " call returns before the method runs");
-    }
-
-    private Duration delayOf(WheelTimeout annotation, String description) {
-        return AnnotatedDurations.parse(
-                "@WheelTimeout on " + description + ": delay",
-                annotation.delay(),
-                annotation.timeUnit(),
-                valueResolver);
-    }
-
-    /** The named timer exists, or there is exactly one (or one primary) Timer, here or in a parent context. */
-    private void checkTimer(String timerName, String description) {
-        AnnotatedDurations.timerBean(
-                "@WheelTimeout on " + description, timerName, "@WheelTimeout(timer = \"...\")", beanFactory);
+        String allowed = "void, Timeout, CompletableFuture, CompletionStage or Future";
+        throw new InvalidWheelAnnotationException(
+                ANNOTATION,
+                description,
+                "the method returns " + type.getName(),
+                "it must return " + allowed + ", because the call returns before the method runs",
+                "Make " + description + " return " + allowed + ", or remove @WheelTimeout.");
     }
 }

@@ -99,6 +99,21 @@ class HttpEndpointTest {
         http = new ActuatorHttp(port);
     }
 
+    /**
+     * Boot's default is {@code management.endpoint.health.show-details=never}: a new application's
+     * health shows the overall status only, and no path to the timer's component.
+     */
+    @Test
+    void withBootsDefaultsHealthShowsNoTimerDetails() {
+        HttpResponse<String> health = http.get("/actuator/health");
+        assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+        Map<String, Object> root = JsonPath.parse(health.body()).read("$");
+        assertThat(root).containsEntry("status", "UP").doesNotContainKeys("components", "details");
+
+        // Components hidden (show-components follows show-details): not even the timer's own path.
+        assertThat(http.get("/actuator/health/wheelTimer").statusCode()).isEqualTo(404);
+    }
+
     @Test
     void listsEveryTimerByBeanNameWithTheSummaryFields() {
         HttpResponse<String> response = http.get("/actuator/wheeltimer");

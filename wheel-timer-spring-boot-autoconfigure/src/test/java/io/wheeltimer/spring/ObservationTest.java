@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.wheeltimer.testing.ManualTicker;
@@ -86,6 +87,24 @@ class ObservationTest {
                         .getTags())
                 .extracting(tag -> tag.getKey())
                 .contains("name", "task", "error");
+    }
+
+    @Test
+    void theRunMetersAreDescribedAndScrapedAsWheelTimerTaskSecondsAndWheelTimerTaskActiveSeconds() {
+        MeterRegistry meters = context.getBean(MeterRegistry.class);
+        context.getBean(Traced.class).traceId();
+        context.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
+        await().untilAsserted(() -> assertThat(count(meters, TASK, "none")).isPositive());
+
+        assertThat(meters.get("wheel.timer.task").timer().getId().getDescription())
+                .isEqualTo("Runs of @WheelTimeout methods, from the start of each run to its end");
+        assertThat(meters.get("wheel.timer.task.active").longTaskTimer().getId().getDescription())
+                .isEqualTo("@WheelTimeout runs in progress, and how long each has been running");
+        String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
+        assertThat(scrape)
+                .contains("# HELP wheel_timer_task_seconds Runs of @WheelTimeout methods")
+                .contains("# HELP wheel_timer_task_active_seconds @WheelTimeout runs in progress")
+                .contains("# TYPE wheel_timer_task_active_seconds ");
     }
 
     @Test

@@ -36,6 +36,7 @@ class StartupFailureReportTest {
                 "wheel-timer.ticks-per-wheel  | -4             | from 1 to 1073741824",
                 "wheel-timer.ticks-per-wheel  | many           | a whole number from 1 to 1073741824",
                 "wheel-timer.executor         | noSuchExecutor | name an Executor bean, or leave it empty",
+                "wheel-timer.annotation.executor | noSuchExecutor | name an Executor bean",
                 "wheel-timer.shutdown.await-termination-period | soon | a duration of 0s or more",
             })
     void badValueStopsStartupWithAReportNamingKeyValueAndWhatIsAllowed(

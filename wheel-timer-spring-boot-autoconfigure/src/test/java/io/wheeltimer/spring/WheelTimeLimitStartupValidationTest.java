@@ -18,6 +18,8 @@ import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoCon
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Mono;
 
 /**
@@ -144,6 +146,34 @@ class WheelTimeLimitStartupValidationTest {
         }
     }
 
+    /**
+     * The README's second timer: built from the builder bean, not a default candidate. A limit that
+     * names no timer goes to {@code wheelTimer}, as {@code @Autowired Timer} does; one that names
+     * it, trimmed, goes to it.
+     */
+    @Nested
+    class ASecondTimerThatIsNoDefaultCandidate {
+
+        @Test
+        void leavesLimitsThatNameNoTimerOnWheelTimer() {
+            runner.withUserConfiguration(AuditTimer.class)
+                    .withBean(OnAuditTimer.class)
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        HashedWheelTimer wheelTimer = context.getBean("wheelTimer", HashedWheelTimer.class);
+                        HashedWheelTimer auditTimer = context.getBean("auditTimer", HashedWheelTimer.class);
+
+                        context.getBean(OnAuditTimer.class).onDefault();
+                        assertThat(wheelTimer.pendingTimeouts()).isOne();
+                        assertThat(auditTimer.pendingTimeouts()).isZero();
+
+                        context.getBean(OnAuditTimer.class).onAudit();
+                        assertThat(wheelTimer.pendingTimeouts()).isOne();
+                        assertThat(auditTimer.pendingTimeouts()).isOne();
+                    });
+        }
+    }
+
     @Nested
     class WithWheelTimeout {
 
@@ -155,6 +185,26 @@ class WheelTimeLimitStartupValidationTest {
                             BothAnnotations.class.getName() + ".get()",
                             "also carries @WheelTimeout",
                             "Put @WheelTimeLimit on the method the deferred one calls instead"));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class AuditTimer {
+        @Bean(defaultCandidate = false)
+        HashedWheelTimer auditTimer(HashedWheelTimer.Builder builder) {
+            return builder.name("audit").build();
+        }
+    }
+
+    static class OnAuditTimer {
+        @WheelTimeLimit("5s")
+        public CompletableFuture<String> onDefault() {
+            return new CompletableFuture<>();
+        }
+
+        @WheelTimeLimit(value = "5s", timer = " auditTimer ")
+        public CompletableFuture<String> onAudit() {
+            return new CompletableFuture<>();
         }
     }
 

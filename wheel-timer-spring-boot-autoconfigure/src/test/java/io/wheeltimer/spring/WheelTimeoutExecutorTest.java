@@ -203,6 +203,66 @@ class WheelTimeoutExecutorTest {
         }
     }
 
+    /**
+     * {@code wheel-timer.annotation.executor}: a name set there must be an Executor bean, as
+     * {@code wheel-timer.executor} and {@code @WheelTimeout(executor = ...)} must; only the default
+     * name may be absent.
+     */
+    @Nested
+    class TheExecutorProperty {
+
+        @Test
+        void aNameOfNoBeanFailsStartupNamingThePropertyAndTheValue() {
+            runner.withBean(Jobs.class)
+                    .withPropertyValues("wheel-timer.annotation.executor=nope")
+                    .run(context -> {
+                        assertThat(context).hasFailed();
+                        assertThat(messages(context.getStartupFailure()))
+                                .contains("wheel-timer.annotation.executor")
+                                .contains("'nope'")
+                                .contains("there is no bean named 'nope'")
+                                .contains("ownExecutor", "propertyExecutor");
+                    });
+        }
+
+        @Test
+        void aNameOfNoBeanFailsStartupEvenWithoutAnnotatedMethods() {
+            runner.withPropertyValues("wheel-timer.annotation.executor=nope").run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(messages(context.getStartupFailure()))
+                        .contains("wheel-timer.annotation.executor")
+                        .contains("'nope'");
+            });
+        }
+
+        @Test
+        void aNameOfABeanThatIsNoExecutorFailsStartup() {
+            runner.withBean(Jobs.class)
+                    .withBean("text", String.class, () -> "not an executor")
+                    .withPropertyValues("wheel-timer.annotation.executor=text")
+                    .run(context -> {
+                        assertThat(context).hasFailed();
+                        assertThat(messages(context.getStartupFailure()))
+                                .contains("wheel-timer.annotation.executor")
+                                .contains("the bean 'text' is not a java.util.concurrent.Executor");
+                    });
+        }
+
+        @Test
+        void theDefaultNameMayBeAbsentEvenWhenSetExplicitly() {
+            runner.withBean(Jobs.class)
+                    .withPropertyValues("wheel-timer.annotation.executor=applicationTaskExecutor")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed().doesNotHaveBean("applicationTaskExecutor");
+                        context.getBean(Jobs.class).plain("a");
+                        advance(context);
+                        assertThat(calls(context).all())
+                                .singleElement()
+                                .satisfies(call -> assertThat(call.thread()).isEqualTo(WORKER));
+                    });
+        }
+    }
+
     @Nested
     class FailuresAreCounted {
 

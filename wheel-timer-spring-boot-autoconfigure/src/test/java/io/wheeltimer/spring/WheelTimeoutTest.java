@@ -4,6 +4,7 @@ import static io.wheeltimer.spring.WheelTimeoutFixtures.messages;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timeout;
@@ -41,6 +42,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.test.util.AopTestUtils;
 
 /**
@@ -405,6 +407,97 @@ class WheelTimeoutTest {
                     .isEqualTo(1);
             ticker(context).advance(THIRTY_SECONDS);
             assertThat(calls(context).all()).extracting(Call::thread).containsExactly("my-wheel");
+        });
+    }
+
+    @Test
+    void aSecondTimerThatIsNoDefaultCandidateLeavesCallsOnWheelTimerAsAutowiringDoes() {
+        runner.withUserConfiguration(AuditTimer.class)
+                .withBean(Delays.class)
+                .withBean(OnAuditTimer.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    HashedWheelTimer wheelTimer = context.getBean("wheelTimer", HashedWheelTimer.class);
+                    HashedWheelTimer auditTimer = context.getBean("auditTimer", HashedWheelTimer.class);
+                    assertThat(context.getBeanProvider(Timer.class).getIfUnique())
+                            .as("what @Autowired Timer gets")
+                            .isSameAs(wheelTimer);
+
+                    context.getBean(Delays.class).simple();
+                    context.getBean(OnAuditTimer.class).run("x");
+
+                    assertThat(wheelTimer.upcoming(10))
+                            .extracting(TimeoutInfo::task)
+                            .containsExactly(Delays.class.getName() + ".simple()");
+                    assertThat(auditTimer.upcoming(10))
+                            .extracting(TimeoutInfo::task)
+                            .containsExactly(OnAuditTimer.class.getName() + ".run(String)");
+                    ticker(context).advance(THIRTY_SECONDS);
+                    assertThat(calls(context).all())
+                            .extracting(Call::method, Call::thread)
+                            .containsExactlyInAnyOrder(tuple("run", "audit"), tuple("simple", WORKER));
+                });
+    }
+
+    @Test
+    void aPrimaryTimerIsUsedOverAnotherDefaultCandidate() {
+        runner.withUserConfiguration(TwoTimersMainPrimary.class, AuditTimer.class)
+                .withBean(Delays.class)
+                .run(context -> {
+                    context.getBean(Delays.class).simple();
+
+                    assertThat(context.getBean("main", HashedWheelTimer.class)
+                                    .stats()
+                                    .scheduled())
+                            .isEqualTo(1);
+                    assertThat(context.getBean("auditTimer", HashedWheelTimer.class)
+                                    .stats()
+                                    .scheduled())
+                            .isZero();
+                });
+    }
+
+    @Test
+    void theTimerAttributeIsTrimmed() {
+        runner.withUserConfiguration(TwoTimers.class)
+                .withBean(OnOtherTimerWithSpaces.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    context.getBean(OnOtherTimerWithSpaces.class).run("x");
+
+                    assertThat(context.getBean("other", HashedWheelTimer.class)
+                                    .stats()
+                                    .scheduled())
+                            .isEqualTo(1);
+                });
+    }
+
+    @Test
+    void twoDefaultCandidatesAndNoPrimaryFailStartupSayingHowToChoose() {
+        runner.withUserConfiguration(TwoTimers.class).withBean(OnlyOne.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                    .isInstanceOf(InvalidWheelAnnotationException.class)
+                    .hasMessageContaining(OnlyOne.class.getName() + ".run()")
+                    .hasMessageContaining("several Timer beans [main, other]")
+                    .hasMessageContaining("@WheelTimeout(timer = \"...\")")
+                    .hasMessageContaining("@Bean(defaultCandidate = false)");
+        });
+    }
+
+    /** As with {@code @Async}: only calls through the proxy are deferred. */
+    @Test
+    void aCallFromTheBeanItselfRunsAtOnceOnTheCallersThread() {
+        runner.withBean(SelfCalling.class).run(context -> {
+            context.getBean(SelfCalling.class).outer("x");
+
+            assertThat(calls(context).all())
+                    .containsExactly(new Call(
+                            "inner", List.of("x"), Thread.currentThread().getName()));
+            assertThat(context.getBean("wheelTimer", HashedWheelTimer.class)
+                            .stats()
+                            .scheduled())
+                    .isZero();
         });
     }
 
@@ -1115,6 +1208,55 @@ class WheelTimeoutTest {
         HashedWheelTimer other(ManualTicker ticker) {
             return HashedWheelTimer.builder().name("other-wheel").ticker(ticker).build();
         }
+    }
+
+    /** The second timer as the README declares it: from the builder bean, not a default candidate. */
+    @Configuration(proxyBeanMethods = false)
+    static class AuditTimer {
+        @Bean(defaultCandidate = false)
+        HashedWheelTimer auditTimer(HashedWheelTimer.Builder builder) {
+            return builder.name("audit").build();
+        }
+    }
+
+    static class OnAuditTimer {
+        final Calls calls;
+
+        OnAuditTimer(Calls calls) {
+            this.calls = calls;
+        }
+
+        @WheelTimeout(delay = "1s", timer = "auditTimer")
+        public void run(String what) {
+            calls.record("run", what);
+        }
+    }
+
+    static class OnOtherTimerWithSpaces {
+        @WheelTimeout(delay = "1s", timer = " other ")
+        public void run(String what) {}
+    }
+
+    static class SelfCalling {
+        final Calls calls;
+
+        SelfCalling(Calls calls) {
+            this.calls = calls;
+        }
+
+        public void outer(String what) {
+            inner(what);
+        }
+
+        @WheelTimeout("1s")
+        public void inner(String what) {
+            calls.record("inner", what);
+        }
+    }
+
+    static class OnlyOne {
+        @WheelTimeout("1s")
+        public void run() {}
     }
 
     @Configuration(proxyBeanMethods = false)

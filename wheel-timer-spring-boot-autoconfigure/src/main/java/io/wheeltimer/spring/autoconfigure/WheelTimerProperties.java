@@ -117,8 +117,9 @@ public class WheelTimerProperties {
     public static class Annotation {
 
         /**
-         * Bean name of the Executor that runs @WheelTimeout calls whose annotation names none. When
-         * there is no such bean, the timer's own task executor runs them.
+         * Bean name of the Executor that runs @WheelTimeout calls whose annotation names none; empty:
+         * the timer's own task executor. Only the default name may be absent (the timer's own task
+         * executor runs the calls then): any other name that is not an Executor bean stops startup.
          */
         private String executor = "applicationTaskExecutor";
 

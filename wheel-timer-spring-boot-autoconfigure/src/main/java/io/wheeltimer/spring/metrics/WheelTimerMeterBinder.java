@@ -2,11 +2,13 @@ package io.wheeltimer.spring.metrics;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.TimerStats;
 import java.util.List;
@@ -32,6 +34,39 @@ public class WheelTimerMeterBinder implements MeterBinder {
     /** @param timers the timers by bean name, looked up when the binder is bound */
     public WheelTimerMeterBinder(Supplier<Map<String, HashedWheelTimer>> timers) {
         this.timers = timers;
+    }
+
+    /** The timer of each {@code @WheelTimeout} run, from the observation of the run. */
+    public static final String TASK = "wheel.timer.task";
+    /** The long-task timer of the runs in progress, from the same observation. */
+    public static final String TASK_ACTIVE = "wheel.timer.task.active";
+
+    /**
+     * A filter that gives {@value #TASK} and {@value #TASK_ACTIVE} their descriptions: Micrometer's
+     * observation handler registers them without one. A description set elsewhere is kept.
+     */
+    public static MeterFilter taskMeterDescriptions() {
+        return new MeterFilter() {
+            @Override
+            public Meter.Id map(Meter.Id id) {
+                if (id.getDescription() != null) {
+                    return id;
+                }
+                String description = switch (id.getName()) {
+                    case TASK -> "Runs of @WheelTimeout methods, from the start of each run to its end";
+                    case TASK_ACTIVE -> "@WheelTimeout runs in progress, and how long each has been running";
+                    default -> null;
+                };
+                return description == null
+                        ? id
+                        : new Meter.Id(
+                                id.getName(),
+                                Tags.of(id.getTagsAsIterable()),
+                                id.getBaseUnit(),
+                                description,
+                                id.getType());
+            }
+        };
     }
 
     @Override
