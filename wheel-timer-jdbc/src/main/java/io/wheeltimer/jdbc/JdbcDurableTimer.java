@@ -17,12 +17,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -84,6 +87,9 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     /** At most one WARN line per this interval while the database cannot be reached. */
     private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    /** Longest wait in {@link #start()} for the first poll. */
+    private static final Duration FIRST_POLL_WAIT = Duration.ofSeconds(5);
 
     /** Longest wait in {@link #stop()} for the handlers running at that moment. */
     private static final Duration STOP_WAIT_FOR_HANDLERS = Duration.ofSeconds(10);
@@ -167,8 +173,9 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     /**
      * Starts polling (claiming due timeouts, renewing this instance's lease) and arms what it holds.
-     * The first poll runs at once on the poll thread; a database that cannot be reached is retried
-     * every poll interval. Does nothing if already running.
+     * The first poll runs at once on the poll thread, and this method waits up to 5 s for it, so that
+     * what is scheduled afterwards is held here from the start. A database that cannot be reached does
+     * not fail the start: the poll is retried every poll interval. Does nothing if already running.
      */
     public synchronized void start() {
         if (running) {
@@ -181,7 +188,15 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        poller.scheduleWithFixedDelay(this::poll, 0, pollInterval.toNanos(), TimeUnit.NANOSECONDS);
+        Future<?> firstPoll = poller.submit(this::poll);
+        poller.scheduleWithFixedDelay(this::poll, pollInterval.toNanos(), pollInterval.toNanos(), TimeUnit.NANOSECONDS);
+        try {
+            firstPoll.get(FIRST_POLL_WAIT.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // A poll reports its own failures; a slow one goes on in the background.
+        }
     }
 
     /**
@@ -712,20 +727,22 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                         () -> "Durable timer " + instanceId + " polls table " + tableName + " again, after "
                                 + failedBefore + " failed polls");
             }
-        } catch (RuntimeException e) {
+        } catch (VirtualMachineError e) {
+            failedPollsInARow++;
+            throw e;
+        } catch (RuntimeException | Error e) {
+            // Anything else (a driver's assertion included) fails this poll only: an exception that
+            // left this task would end the polling for good.
             int failed = ++failedPollsInARow;
             reportDatabaseTrouble(
                     () -> "Durable timer " + instanceId + " could not poll table " + tableName + " (" + failed
                             + " polls in a row failed); it tries again every " + format(pollInterval)
                             + " and keeps what it holds armed",
                     e);
-        } catch (Error e) {
-            failedPollsInARow++;
-            throw e;
         }
     }
 
-    private void reportDatabaseTrouble(Supplier<String> message, RuntimeException e) {
+    private void reportDatabaseTrouble(Supplier<String> message, Throwable e) {
         databaseTrouble.report(message, e);
     }
 
@@ -740,7 +757,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                         (ConnectionCallback<String>) c -> c.getMetaData().getDatabaseProductName());
                 TimeoutTable.Dialect dialect = TimeoutTable.Dialect.of(String.valueOf(product))
                         .orElseThrow(() -> new IllegalStateException(
-                                "Durable timeouts support H2 and PostgreSQL;" + " the DataSource is " + product));
+                                "Durable timeouts support H2 and PostgreSQL; the DataSource is " + product));
                 table = new TimeoutTable(jdbc, dialect, tableName, handlers.keySet());
             }
             return table;
