@@ -48,16 +48,23 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p>A timeout scheduled here is held here from the start and armed on the wheel once its row is
  * committed, so it fires within about a tick of its deadline without any polling. Every poll
- * interval the instance renews its lease (one row per instance, whatever it holds) and claims, in one
- * statement that two instances cannot both win, the unheld timeouts of its tasks due within the
- * lookahead: those of instances that stopped or died. A firing runs the handler on the executor,
+ * interval the instance renews its lease (one row per instance, whatever it holds) and claims the
+ * unheld timeouts of its tasks due within the lookahead (those of instances that stopped or died),
+ * locking them with {@code FOR UPDATE SKIP LOCKED} so that two instances never both take one. An
+ * instance that is idle runs those two statements a poll. A firing runs the handler on the executor,
  * never on the wheel's worker, in a transaction that first deletes the row: the handler's writes
  * through the same {@code DataSource} commit with that deletion, once. A handler that throws rolls
  * both back and is retried after the retry delay, until it has thrown {@code maxAttempts} times;
  * then the row is kept with its error and the timeout is given up.
  *
- * <p>Supports H2 and PostgreSQL; the tables are created by the scripts
- * {@code io/wheeltimer/jdbc/schema-h2.sql} and {@code schema-postgresql.sql} in this jar.
+ * <p>Supports H2 and PostgreSQL. The scripts {@code io/wheeltimer/jdbc/schema-h2.sql} and
+ * {@code schema-postgresql.sql} in this jar create the tables: {@value #DEFAULT_TABLE_NAME} and, for the
+ * instances' leases, {@code wheel_timer_timeouts_instances}; for another table name, replace
+ * {@value #DEFAULT_TABLE_NAME} in the script throughout.
+ *
+ * <p>Deadlines and leases are read on this instance's {@link Clock}: a timeout fires when the clock of
+ * the instance that holds it reaches the deadline, and a dead instance's lease is judged by the clocks
+ * of the others, so clocks should agree to well within the lease.
  *
  * <p>Without Spring Boot:
  *
@@ -78,7 +85,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     /** Width of the {@code last_error} column. */
     static final int MAX_ERROR_LENGTH = 4000;
 
-    static final String DEFAULT_TABLE_NAME = "wheel_timer_timeouts";
+    /** The default table name, as it is written in the schema scripts. */
+    public static final String DEFAULT_TABLE_NAME = "wheel_timer_timeouts";
 
     /** Longest table name: PostgreSQL's 63-character identifiers, less the suffixes of the derived names. */
     static final int MAX_TABLE_NAME_LENGTH = 50;
