@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.jayway.jsonpath.JsonPath;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wheeltimer.HashedWheelTimer;
+import io.wheeltimer.testing.postgres.EmbeddedPostgresServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,39 +32,36 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Issue 12 (SPEC section 8) against a real PostgreSQL server (a throwaway cluster, never H2 in a
- * compatibility mode): deadlines survive a restart, two instances on one database settle every order
+ * The order service against a real PostgreSQL server (a throwaway cluster from
+ * {@link EmbeddedPostgresServer}, never H2 in a compatibility mode): deadlines survive a restart, two instances on one database settle every order
  * exactly once, and 50 payments racing the deadline get answers that agree with the stored state.
  */
 class PostgresTest {
 
-    private static PostgresCluster postgres;
+    private static EmbeddedPostgresServer postgres;
 
     @BeforeAll
-    static void startPostgres() throws Exception {
-        postgres = PostgresCluster.start();
+    static void startPostgres() {
+        postgres = EmbeddedPostgresServer.start();
     }
 
     @AfterAll
-    static void stopPostgres() throws Exception {
+    static void stopPostgres() {
         if (postgres != null) {
             postgres.close();
         }
     }
 
     /** A fresh database for one test. */
-    private static String database(String name) throws Exception {
-        try (Connection c = DriverManager.getConnection(postgres.jdbcUrl(), "test", "")) {
-            c.createStatement().execute("CREATE DATABASE " + name);
-        }
-        return postgres.jdbcUrl().replace("/postgres", "/" + name);
+    private static String database(String name) {
+        return postgres.createDatabase(name);
     }
 
     private static ConfigurableApplicationContext app(String url, String... properties) {
         List<String> all = new ArrayList<>(List.of(
                 "server.port=0",
                 "spring.datasource.url=" + url,
-                "spring.datasource.username=test",
+                "spring.datasource.username=" + postgres.username(),
                 "wheel-timer.tick-duration=10ms",
                 "wheel-timer.shutdown.await-termination-period=0s",
                 "orders.provider-latency=10ms"));
@@ -99,7 +97,7 @@ class PostgresTest {
             }
             // While no instance runs, time passes: one deadline goes by, the other is 4 s away.
             Instant onTimeBy = Instant.now().plusSeconds(4);
-            try (Connection c = DriverManager.getConnection(url, "test", "");
+            try (Connection c = DriverManager.getConnection(url, postgres.username(), "");
                     PreparedStatement update = c.prepareStatement("UPDATE orders SET pay_by = ? WHERE id = ?")) {
                 update.setTimestamp(1, Timestamp.from(Instant.now().minusSeconds(1)));
                 update.setString(2, overdue);
