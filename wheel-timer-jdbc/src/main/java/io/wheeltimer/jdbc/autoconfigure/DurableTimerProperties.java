@@ -18,8 +18,8 @@ public class DurableTimerProperties {
 
     /**
      * Table of the durable timeouts; the instances' leases are kept in a second table named after
-     * it with the suffix _instances. A letter or underscore, then letters, digits or underscores,
-     * optionally after a schema name and a dot.
+     * it with the suffix _instances. A plain SQL identifier of at most 50 characters: a letter or
+     * underscore, then letters, digits or underscores.
      */
     private String tableName = "wheel_timer_timeouts";
 
@@ -30,7 +30,7 @@ public class DurableTimerProperties {
     private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
 
     /**
-     * How often an instance claims due timeouts and renews its lease. More than 0.
+     * How often an instance claims due timeouts and renews its lease. At least 1ms.
      */
     private Duration pollInterval = Duration.ofSeconds(1);
 
@@ -51,7 +51,7 @@ public class DurableTimerProperties {
     private int batchSize = 1000;
 
     /**
-     * Wait before a run that threw is retried. More than 0.
+     * Wait before a run that threw is retried. At least 1ms.
      */
     private Duration retryDelay = Duration.ofSeconds(10);
 

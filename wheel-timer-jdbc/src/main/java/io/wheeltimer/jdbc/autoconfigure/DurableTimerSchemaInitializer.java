@@ -42,7 +42,7 @@ public class DurableTimerSchemaInitializer extends DataSourceScriptDatabaseIniti
     private final String location;
 
     /**
-     * @param tableName the table (optionally schema-qualified) that replaces {@code wheel_timer_timeouts}
+     * @param tableName the table that replaces {@code wheel_timer_timeouts}
      * @param mode when to run the script
      */
     public DurableTimerSchemaInitializer(DataSource dataSource, String tableName, DatabaseInitializationMode mode) {
@@ -118,20 +118,10 @@ public class DurableTimerSchemaInitializer extends DataSourceScriptDatabaseIniti
     }
 
     /**
-     * The script with its table name replaced: the tables ({@code wheel_timer_timeouts} and
-     * {@code wheel_timer_timeouts_instances}) take the whole name, schema included; the other names
-     * made from it (indexes) take only the table part, since an index lives in its table's schema.
+     * The script with its table name replaced, in the names made from it too (the lease table
+     * {@code wheel_timer_timeouts_instances}, the index {@code wheel_timer_timeouts_deadline_idx}).
      */
     static String replaceTableName(String sql, String tableName) {
-        String unqualified = tableName.substring(tableName.indexOf('.') + 1);
-        Matcher matcher = SCRIPT_NAME.matcher(sql);
-        StringBuilder replaced = new StringBuilder();
-        while (matcher.find()) {
-            String suffix = matcher.group(1);
-            boolean table = suffix.isEmpty() || suffix.equals("_instances");
-            matcher.appendReplacement(replaced, Matcher.quoteReplacement((table ? tableName : unqualified) + suffix));
-        }
-        matcher.appendTail(replaced);
-        return replaced.toString();
+        return SCRIPT_NAME.matcher(sql).replaceAll(Matcher.quoteReplacement(tableName) + "$1");
     }
 }

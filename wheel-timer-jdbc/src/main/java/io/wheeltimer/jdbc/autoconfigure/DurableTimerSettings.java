@@ -14,8 +14,10 @@ final class DurableTimerSettings {
 
     private static final String PREFIX = "wheel-timer.durable.";
 
-    /** The longest table name: its lease table and indexes add suffixes, within PostgreSQL's 63. */
-    static final int MAX_TABLE_NAME = 40;
+    /** The longest table name: its lease table and index add suffixes, within PostgreSQL's 63 characters. */
+    static final int MAX_TABLE_NAME = 50;
+
+    private static final Duration MIN_DURATION = Duration.ofMillis(1);
 
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -45,8 +47,8 @@ final class DurableTimerSettings {
     static void check(DurableTimerProperties properties) {
         tableName(properties.getTableName());
         Duration poll = properties.getPollInterval();
-        if (poll == null || poll.isZero() || poll.isNegative()) {
-            throw invalid("poll-interval", poll, "must be more than 0 (a duration such as 500ms, 1s or PT1S)");
+        if (poll == null || poll.compareTo(MIN_DURATION) < 0) {
+            throw invalid("poll-interval", poll, "must be at least 1ms (a duration such as 500ms, 1s or PT1S)");
         }
         Duration lookahead = properties.getLookahead();
         if (lookahead == null || lookahead.compareTo(poll) < 0) {
@@ -68,8 +70,8 @@ final class DurableTimerSettings {
             throw invalid("batch-size", properties.getBatchSize(), "must be at least 1");
         }
         Duration retryDelay = properties.getRetryDelay();
-        if (retryDelay == null || retryDelay.isZero() || retryDelay.isNegative()) {
-            throw invalid("retry-delay", retryDelay, "must be more than 0 (a duration such as 500ms, 10s or PT10S)");
+        if (retryDelay == null || retryDelay.compareTo(MIN_DURATION) < 0) {
+            throw invalid("retry-delay", retryDelay, "must be at least 1ms (a duration such as 500ms, 10s or PT10S)");
         }
         if (properties.getMaxAttempts() < 1) {
             throw invalid("max-attempts", properties.getMaxAttempts(), "must be at least 1");
@@ -88,20 +90,13 @@ final class DurableTimerSettings {
 
     /** The table name, checked: it is written into SQL, so it must be a plain identifier. */
     static String tableName(String name) {
-        String allowed = "must be an SQL identifier of at most " + MAX_TABLE_NAME
-                + " characters (a letter or underscore, then letters, digits or underscores),"
-                + " optionally after a schema name and a dot, such as wheel_timer_timeouts or app.timeouts";
-        if (name == null) {
-            throw invalid("table-name", null, allowed);
-        }
-        int dot = name.indexOf('.');
-        String schema = dot < 0 ? null : name.substring(0, dot);
-        String table = dot < 0 ? name : name.substring(dot + 1);
-        boolean ok = IDENTIFIER.matcher(table).matches()
-                && table.length() <= MAX_TABLE_NAME
-                && (schema == null || IDENTIFIER.matcher(schema).matches());
-        if (!ok) {
-            throw invalid("table-name", name, allowed);
+        if (name == null || !IDENTIFIER.matcher(name).matches() || name.length() > MAX_TABLE_NAME) {
+            throw invalid(
+                    "table-name",
+                    name,
+                    "must be a plain SQL identifier of at most " + MAX_TABLE_NAME + " characters: a letter or"
+                            + " underscore, then letters, digits or underscores, such as wheel_timer_timeouts (the"
+                            + " lease table is named after it, with _instances appended)");
         }
         return name;
     }
