@@ -2,39 +2,34 @@ package io.wheeltimer.jdbc.autoconfigure;
 
 import io.wheeltimer.jdbc.DurableTimeout;
 import io.wheeltimer.jdbc.DurableTimeoutHandler;
+import io.wheeltimer.jdbc.autoconfigure.DurableTimerTaskBeanPostProcessor.Found;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * A checked {@link io.wheeltimer.jdbc.DurableTimerTask @DurableTimerTask} method of a bean, as the
- * handler of its task. The bean is looked up by name when a timeout fires, so the call goes through
- * its proxy ({@code @Transactional} and the like apply) and a lazy bean is created only then.
+ * The handler of one task: its {@link io.wheeltimer.jdbc.DurableTimerTask @DurableTimerTask} method.
+ * The bean is looked up by name when a timeout fires, so the call goes through its proxy
+ * ({@code @Transactional} and the like apply) and a lazy bean is created only then. The method is
+ * the one last found for the task: found by the bean's declared type when the timer was built, then
+ * on the bean's own class once it was created.
  */
 final class DurableTaskMethod implements DurableTimeoutHandler {
 
-    private final String task;
-    private final String beanName;
-    private final Method method;
-    private final String description;
-    private final boolean takesKey;
+    private final Supplier<Found> found;
     private final BeanFactory beanFactory;
     private final TaskRunObserver observer;
 
-    /** The method as the proxy class exposes it, for the bean class it was resolved for. */
+    /** The method as the bean's class (a proxy's, maybe) exposes it. */
     private volatile Resolved resolved;
 
-    DurableTaskMethod(
-            DurableTimerTaskBeanPostProcessor.Found found, BeanFactory beanFactory, TaskRunObserver observer) {
-        this.task = found.task();
-        this.beanName = found.beanName();
-        this.method = found.method();
-        this.description = found.description();
-        this.takesKey = method.getParameterTypes()[0] == String.class;
+    DurableTaskMethod(Supplier<Found> found, BeanFactory beanFactory, TaskRunObserver observer) {
+        this.found = found;
         this.beanFactory = beanFactory;
         this.observer = observer;
     }
@@ -50,52 +45,35 @@ final class DurableTaskMethod implements DurableTimeoutHandler {
                         .collect(Collectors.joining(", ", "(", ")"));
     }
 
-    String task() {
-        return task;
-    }
-
-    String beanName() {
-        return beanName;
-    }
-
-    Method method() {
-        return method;
-    }
-
-    String description() {
-        return description;
-    }
-
     @Override
     public void handle(DurableTimeout timeout) throws Exception {
-        Object bean = beanFactory.getBean(beanName);
-        Method invocable = invocableOn(bean);
-        Object argument = takesKey ? timeout.key() : timeout;
-        observer.observe(description, () -> invoke(invocable, bean, argument));
+        Found method = found.get();
+        Object bean = beanFactory.getBean(method.beanName());
+        Method invocable = invocable(method, bean.getClass());
+        Object argument = method.method().getParameterTypes()[0] == String.class ? timeout.key() : timeout;
+        observer.observe(method.description(), () -> invoke(invocable, bean, argument));
     }
 
     /**
-     * The method to call on {@code bean}: on a JDK proxy, the interface method; fails, naming the
-     * method, when the proxy cannot delegate it (a private method of a proxied class, or a method no
-     * interface of a JDK proxy declares).
+     * The method to call on a bean of {@code type}: on a JDK proxy, the interface's method. Fails,
+     * naming the method, when the proxy cannot delegate it (a private method of a proxied class).
      */
-    Method invocableOn(Object bean) {
-        Class<?> type = bean.getClass();
+    private Method invocable(Found method, Class<?> type) {
         Resolved known = resolved;
-        if (known != null && known.type == type) {
+        if (known != null && known.found == method && known.type == type) {
             return known.method;
         }
         Method invocable;
         try {
-            invocable = AopUtils.selectInvocableMethod(method, type);
+            invocable = AopUtils.selectInvocableMethod(method.method(), type);
         } catch (IllegalStateException e) {
             throw new IllegalStateException(
-                    "@DurableTimerTask method " + description + " of bean '" + beanName
+                    "@DurableTimerTask method " + method.description() + " of bean '" + method.beanName()
                             + "' cannot be called through its proxy: " + e.getMessage(),
                     e);
         }
         ReflectionUtils.makeAccessible(invocable);
-        resolved = new Resolved(type, invocable);
+        resolved = new Resolved(method, type, invocable);
         return invocable;
     }
 
@@ -116,8 +94,8 @@ final class DurableTaskMethod implements DurableTimeoutHandler {
 
     @Override
     public String toString() {
-        return description;
+        return found.get().description();
     }
 
-    private record Resolved(Class<?> type, Method method) {}
+    private record Resolved(Found found, Class<?> type, Method method) {}
 }

@@ -110,9 +110,8 @@ public final class DurableTimerAutoConfiguration {
         DurableTimerSettings.apply(properties, builder);
         builder.executor(handlerExecutor.executor());
         TaskRunObserver observer = observer(beanFactory, timerName);
-        for (DurableTimerTaskBeanPostProcessor.Found found :
-                taskMethods.handlers().values()) {
-            builder.handler(found.task(), new DurableTaskMethod(found, beanFactory, observer));
+        for (String task : taskMethods.handlers().keySet()) {
+            builder.handler(task, new DurableTaskMethod(() -> taskMethods.handler(task), beanFactory, observer));
         }
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));

@@ -3,6 +3,7 @@ package io.wheeltimer.jdbc.autoconfigure;
 import io.wheeltimer.jdbc.DurableTimeout;
 import io.wheeltimer.jdbc.DurableTimerTask;
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -96,7 +97,11 @@ final class DurableTimerTaskBeanPostProcessor implements BeanPostProcessor, Bean
 
     private synchronized void register(Found found, boolean created) {
         Found known = byTask.get(found.task());
-        if (known == null) {
+        if (known != null && known.sameAs(found)) {
+            if (created) {
+                byTask.put(found.task(), found); // the bean's own class: more precise than its declared type
+            }
+        } else if (known == null) {
             if (handedOut && created) {
                 throw new IllegalStateException("@DurableTimerTask method " + found.description() + " of bean '"
                         + found.beanName() + "' was found only when the bean was created, after the durable timer"
@@ -105,7 +110,7 @@ final class DurableTimerTaskBeanPostProcessor implements BeanPostProcessor, Bean
                         + found.task() + "' from the start");
             }
             byTask.put(found.task(), found);
-        } else if (!known.sameAs(found)) {
+        } else {
             throw new IllegalStateException("Two @DurableTimerTask methods handle task '" + found.task() + "': "
                     + known.description() + " of bean '" + known.beanName() + "' and " + found.description()
                     + " of bean '" + found.beanName() + "'; one method handles each task name");
@@ -138,11 +143,22 @@ final class DurableTimerTaskBeanPostProcessor implements BeanPostProcessor, Bean
         return new Found(task, beanName, specific, description);
     }
 
+    /** The handler method last found for {@code task}. */
+    synchronized Found handler(String task) {
+        return byTask.get(task);
+    }
+
     /** A checked handler method of a bean. */
     record Found(String task, String beanName, Method method, String description) {
 
+        /**
+         * Whether both are the one method of one bean: found by the declared type (an interface,
+         * maybe) and by the class, the same name and parameters.
+         */
         boolean sameAs(Found other) {
-            return beanName.equals(other.beanName) && method.equals(other.method);
+            return beanName.equals(other.beanName)
+                    && method.getName().equals(other.method.getName())
+                    && Arrays.equals(method.getParameterTypes(), other.method.getParameterTypes());
         }
     }
 }
