@@ -80,6 +80,9 @@ public class DurableTimerSchemaInitializer extends DataSourceScriptDatabaseIniti
      */
     @Override
     public boolean initializeDatabase() {
+        if (mode == DatabaseInitializationMode.NEVER) {
+            return false; // without reading the script location, left unresolved
+        }
         boolean applies = mode == DatabaseInitializationMode.ALWAYS
                 || mode == DatabaseInitializationMode.EMBEDDED && isEmbeddedDatabase();
         if (applies
