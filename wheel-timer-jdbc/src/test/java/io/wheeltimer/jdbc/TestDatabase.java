@@ -2,9 +2,11 @@ package io.wheeltimer.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.wheeltimer.testing.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.io.ClassPathResource;
@@ -18,7 +20,26 @@ enum TestDatabase {
             // A lock wait long enough for a handler that holds a row while a cancel waits for it.
             return pool("jdbc:h2:mem:durable;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=30000", "sa", 20);
         }
+    },
+
+    POSTGRESQL("schema-postgresql.sql") {
+        @Override
+        DataSource createDataSource() {
+            EmbeddedPostgresServer server = sharedPostgres();
+            return pool(server.createDatabase("durable"), server.username(), 20);
+        }
     };
+
+    private static final AtomicInteger POOLS = new AtomicInteger();
+    private static EmbeddedPostgresServer postgres;
+
+    /** One PostgreSQL server for the whole test JVM (tests that stop theirs start one of their own). */
+    static synchronized EmbeddedPostgresServer sharedPostgres() {
+        if (postgres == null) {
+            postgres = EmbeddedPostgresServer.start();
+        }
+        return postgres;
+    }
 
     private final String script;
     private DataSource dataSource;
@@ -59,7 +80,7 @@ enum TestDatabase {
         config.setMaximumPoolSize(size);
         config.setMinimumIdle(1);
         config.setConnectionTimeout(2_000);
-        config.setPoolName("test-" + url.replaceAll("[^a-z0-9]", "").substring(0, 12));
+        config.setPoolName("test-pool-" + POOLS.incrementAndGet());
         return new HikariDataSource(config);
     }
 }
