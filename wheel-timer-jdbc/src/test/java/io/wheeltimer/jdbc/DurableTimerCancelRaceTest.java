@@ -58,7 +58,8 @@ class DurableTimerCancelRaceTest {
         RecordingHandler handler = new RecordingHandler(timeout -> {
             fixture.write(timeout, "handler");
             // Hold the row a little while, so that some cancels arrive during the firing transaction.
-            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(ThreadLocalRandom.current().nextInt(3000)));
+            LockSupport.parkNanos(
+                    TimeUnit.MICROSECONDS.toNanos(ThreadLocalRandom.current().nextInt(3000)));
         });
         JdbcDurableTimer durable = fixture.start(fixture.builder().handler(TASK, handler));
 
@@ -69,7 +70,8 @@ class DurableTimerCancelRaceTest {
         List<Future<?>> done = new ArrayList<>();
         for (int i = 0; i < TIMEOUTS; i++) {
             String key = "race-" + i;
-            Instant deadline = durable.schedule(TASK, key, Duration.ofMillis(60)).deadline();
+            Instant deadline =
+                    durable.schedule(TASK, key, Duration.ofMillis(60)).deadline();
             Instant cancelAt = deadline.plusMillis(ThreadLocalRandom.current().nextInt(-30, 31));
             long delay = Math.max(0, Duration.between(Instant.now(), cancelAt).toNanos());
             done.add(cancellers.schedule(

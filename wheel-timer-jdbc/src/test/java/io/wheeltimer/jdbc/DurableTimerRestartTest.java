@@ -49,7 +49,9 @@ class DurableTimerRestartTest {
         Instant base = Instant.now().plusMillis(1500);
         Map<String, Instant> deadlines = new HashMap<>();
         for (int i = 0; i < 5; i++) {
-            deadlines.put("handed-" + i, a.schedule(TASK, "handed-" + i, base.plusMillis(100L * i)).deadline());
+            deadlines.put(
+                    "handed-" + i,
+                    a.schedule(TASK, "handed-" + i, base.plusMillis(100L * i)).deadline());
         }
         assertThat(fixture.holders().values()).containsOnly("a");
 
