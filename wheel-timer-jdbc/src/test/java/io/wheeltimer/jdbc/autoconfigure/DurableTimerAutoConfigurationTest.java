@@ -12,9 +12,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -228,7 +228,7 @@ class DurableTimerAutoConfigurationTest {
         Database database = Database.H2;
         List<String> url = database.newDatabase();
         String[] props = url.toArray(String[]::new);
-        Map<String, Object>[] row = new Map[1];
+        AtomicReference<Map<String, Object>> row = new AtomicReference<>();
         DurableApps.runner(Database.H2)
                 .withPropertyValues(props)
                 .withPropertyValues("wheel-timer.durable.instance-id=leaving")
@@ -243,9 +243,9 @@ class DurableTimerAutoConfigurationTest {
         DurableApps.runner(Database.H2)
                 .withPropertyValues(props)
                 .withPropertyValues("wheel-timer.durable.enabled=false")
-                .run(context -> row[0] = context.getBean(JdbcTemplate.class)
-                        .queryForMap("SELECT holder FROM wheel_timer_timeouts WHERE timeout_key = 'o-5'"));
-        assertThat(row[0].get("holder")).as("released on close").isNull();
+                .run(context -> row.set(context.getBean(JdbcTemplate.class)
+                        .queryForMap("SELECT holder FROM wheel_timer_timeouts WHERE timeout_key = 'o-5'")));
+        assertThat(row.get().get("holder")).as("released on close").isNull();
         assertThat(output.getAll())
                 .as("the durable timer disarmed its timeout before the wheel stopped")
                 .doesNotContain("pending timeouts never ran");
@@ -255,9 +255,5 @@ class DurableTimerAutoConfigurationTest {
     static void awaitHolding(JdbcDurableTimer timer) {
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> timer.lastSuccessfulPoll().isPresent());
-    }
-
-    static AutoConfigurations all() {
-        return DurableApps.JDBC_APPLICATION;
     }
 }
