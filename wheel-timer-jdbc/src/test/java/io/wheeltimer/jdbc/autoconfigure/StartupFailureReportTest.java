@@ -96,6 +96,17 @@ class StartupFailureReportTest {
                 output);
     }
 
+    @ParameterizedTest(name = "wheel-timer.enabled=false")
+    @CsvSource({"false"})
+    void withoutAWheelTimerTheReportAsksForOne(String enabled, CapturedOutput output) {
+        assertReport(
+                List.of("--wheel-timer.enabled=" + enabled),
+                "wheel-timer.durable.timer",
+                "",
+                "there is no auto-configured wheelTimer",
+                output);
+    }
+
     private static void assertReport(
             List<String> arguments, String key, String value, String allowed, CapturedOutput output) {
         List<String> args = new ArrayList<>(arguments);
