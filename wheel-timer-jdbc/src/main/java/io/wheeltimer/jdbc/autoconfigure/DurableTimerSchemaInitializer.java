@@ -1,5 +1,6 @@
 package io.wheeltimer.jdbc.autoconfigure;
 
+import io.wheeltimer.jdbc.JdbcDurableTimer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.Charset;
@@ -31,11 +32,8 @@ public class DurableTimerSchemaInitializer extends DataSourceScriptDatabaseIniti
     /** The script per platform; {@code @@platform@@} is Boot's name of the database. */
     static final String SCHEMA_LOCATION = "classpath:io/wheeltimer/jdbc/schema-@@platform@@.sql";
 
-    /** The table name the scripts are written with. */
-    static final String SCRIPT_TABLE_NAME = "wheel_timer_timeouts";
-
     /** The scripts' table name and what follows it in one identifier (a suffix such as {@code _instances}). */
-    private static final Pattern SCRIPT_NAME = Pattern.compile("\\b" + SCRIPT_TABLE_NAME + "(\\w*)");
+    private static final Pattern SCRIPT_NAME = Pattern.compile("\\b" + JdbcDurableTimer.DEFAULT_TABLE_NAME + "(\\w*)");
 
     private final String tableName;
     private final DatabaseInitializationMode mode;
