@@ -58,7 +58,7 @@ class DurableTimerCrashTest {
                             "4000",
                             "40",
                             String.valueOf(LEASE.toMillis()))
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .redirectError(new File("target/crashing-instance.log"))
                     .start();
             String ready;
             try {

@@ -63,7 +63,8 @@ class DurableTimerIdleCostTest {
         assertThat(durable.held()).isEqualTo(200);
         List<Poll> manyHeld = measure(pollThread);
 
-        System.out.println("IDLE (" + database + "): polls holding 10 " + fewHeld + "; holding 200 " + manyHeld);
+        System.out.println("IDLE (" + database + "): " + fewHeld.size() + " polls holding 10, statements/rows written "
+                + summary(fewHeld) + "; " + manyHeld.size() + " polls holding 200, " + summary(manyHeld));
         assertThat(fewHeld).allSatisfy(poll -> {
             assertThat(poll.statements()).isLessThanOrEqualTo(2);
             assertThat(poll.rowsWritten()).isEqualTo(1); // the lease row
@@ -121,5 +122,13 @@ class DurableTimerIdleCostTest {
 
     private static boolean isLeaseRenewal(CountingDataSource.Executed e) {
         return e.sql().contains("_instances (instance_id, lease_until)");
+    }
+
+    private static String summary(List<Poll> polls) {
+        return polls.stream()
+                .map(p -> p.statements() + "/" + p.rowsWritten())
+                .distinct()
+                .toList()
+                .toString();
     }
 }
