@@ -73,7 +73,7 @@ class DurableActuatorPostgresTest extends DurableActuatorHttpTests {
             HttpResponse<String> endpoint = http.get("/actuator/wheeltimer");
             assertThat(endpoint.statusCode()).isEqualTo(200);
             Map<String, Object> durable = JsonPath.parse(endpoint.body()).read("$.durable");
-            assertThat(durable.get("failed")).as("not readable now").isNull();
+            assertThat(durable).as("failed is not readable now").doesNotContainKey("failed");
             assertThat(durable.get("held")).isEqualTo(1);
         } finally {
             server.startAgain();
