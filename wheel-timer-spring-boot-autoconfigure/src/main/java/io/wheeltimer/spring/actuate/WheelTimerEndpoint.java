@@ -1,5 +1,6 @@
 package io.wheeltimer.spring.actuate;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.TimeoutInfo;
 import io.wheeltimer.TimerStats;
@@ -20,7 +21,8 @@ import org.springframework.util.MimeType;
  * {@code /actuator/wheeltimer}: every {@link HashedWheelTimer} bean by name, one with its soonest
  * pending timeouts, and (only with {@code management.endpoint.wheeltimer.access=unrestricted})
  * stopping one. Durations are ISO-8601 strings. An unknown name answers 404 with an RFC 9457
- * problem detail that names the known ones.
+ * problem detail that names the known ones. {@link WheelTimerEndpointContributor}s add sections to
+ * the listing.
  */
 @Endpoint(id = "wheeltimer", defaultAccess = Access.READ_ONLY)
 public class WheelTimerEndpoint {
@@ -31,18 +33,42 @@ public class WheelTimerEndpoint {
     private static final MimeType PROBLEM_JSON = MimeType.valueOf("application/problem+json");
 
     private final Supplier<Map<String, HashedWheelTimer>> timers;
+    private final Supplier<List<WheelTimerEndpointContributor>> contributors;
 
     /** @param timers the timers by bean name, looked up on each request */
     public WheelTimerEndpoint(Supplier<Map<String, HashedWheelTimer>> timers) {
-        this.timers = timers;
+        this(timers, List::of);
     }
 
-    /** {@code GET /actuator/wheeltimer}: {@code {"timers": {name: summary}}}. */
+    /**
+     * @param timers the timers by bean name, looked up on each request
+     * @param contributors the further sections of {@link #timers()}, looked up on each request
+     */
+    public WheelTimerEndpoint(
+            Supplier<Map<String, HashedWheelTimer>> timers,
+            Supplier<List<WheelTimerEndpointContributor>> contributors) {
+        this.timers = timers;
+        this.contributors = contributors;
+    }
+
+    /**
+     * {@code GET /actuator/wheeltimer}: {@code {"timers": {name: summary}}}, then each contributor's
+     * section under its name.
+     */
     @ReadOperation
     public TimersDescriptor timers() {
         Map<String, TimerDescriptor> summaries = new LinkedHashMap<>();
         timers.get().forEach((name, timer) -> summaries.put(name, TimerDescriptor.of(timer)));
-        return new TimersDescriptor(summaries);
+        Map<String, Object> sections = new LinkedHashMap<>();
+        for (WheelTimerEndpointContributor contributor : contributors.get()) {
+            String name = contributor.name();
+            if ("timers".equals(name) || sections.containsKey(name)) {
+                throw new IllegalStateException("Two sections of the wheeltimer endpoint are named '" + name + "'; "
+                        + contributor + " must name its section otherwise");
+            }
+            sections.put(name, contributor.describe());
+        }
+        return new TimersDescriptor(summaries, sections);
     }
 
     /** {@code GET /actuator/wheeltimer/{name}}: the summary plus {@code upcoming}; 404 if unknown. */
@@ -90,8 +116,19 @@ public class WheelTimerEndpoint {
         return new WebEndpointResponse<>(problem, WebEndpointResponse.STATUS_NOT_FOUND, PROBLEM_JSON);
     }
 
-    /** Every timer's summary by bean name. */
-    public record TimersDescriptor(Map<String, TimerDescriptor> timers) implements OperationResponseBody {}
+    /**
+     * Every timer's summary by bean name, then the contributors' sections, each written as a field of
+     * its own beside {@code timers}.
+     */
+    public record TimersDescriptor(
+            Map<String, TimerDescriptor> timers,
+            @JsonAnyGetter Map<String, Object> sections) implements OperationResponseBody {
+
+        /** Only the timers, no further section. */
+        public TimersDescriptor(Map<String, TimerDescriptor> timers) {
+            this(timers, Map.of());
+        }
+    }
 
     /** One timer's settings and counts; durations as ISO-8601 strings. */
     public record TimerDescriptor(

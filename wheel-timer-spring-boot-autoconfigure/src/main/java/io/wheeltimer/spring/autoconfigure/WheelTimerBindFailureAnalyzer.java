@@ -1,7 +1,10 @@
 package io.wheeltimer.spring.autoconfigure;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -53,6 +56,15 @@ class WheelTimerBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
         }
         if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
             return "a whole number";
+        }
+        if (type.isEnum()) {
+            return "one of "
+                    + Arrays.stream(type.getEnumConstants())
+                            .map(constant -> ((Enum<?>) constant)
+                                    .name()
+                                    .toLowerCase(Locale.ROOT)
+                                    .replace('_', '-'))
+                            .collect(Collectors.joining(", "));
         }
         return "a value of type " + type.getSimpleName();
     }

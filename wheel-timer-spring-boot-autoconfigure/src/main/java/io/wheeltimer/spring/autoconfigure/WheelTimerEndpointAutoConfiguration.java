@@ -1,7 +1,9 @@
 package io.wheeltimer.spring.autoconfigure;
 
 import io.wheeltimer.spring.actuate.WheelTimerEndpoint;
+import io.wheeltimer.spring.actuate.WheelTimerEndpointContributor;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -9,7 +11,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The {@code wheeltimer} actuator endpoint, when the actuator is on the classpath. */
+/**
+ * The {@code wheeltimer} actuator endpoint, when the actuator is on the classpath, with the sections
+ * of every {@link WheelTimerEndpointContributor} bean.
+ */
 @AutoConfiguration(after = WheelTimerAutoConfiguration.class)
 @ConditionalOnClass(
         name = {
@@ -24,8 +29,11 @@ public final class WheelTimerEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        WheelTimerEndpoint wheelTimerEndpoint(ListableBeanFactory beanFactory) {
-            return new WheelTimerEndpoint(TimerBeans.in(beanFactory));
+        WheelTimerEndpoint wheelTimerEndpoint(
+                ListableBeanFactory beanFactory, ObjectProvider<WheelTimerEndpointContributor> contributors) {
+            return new WheelTimerEndpoint(
+                    TimerBeans.in(beanFactory),
+                    () -> contributors.orderedStream().toList());
         }
     }
 }
