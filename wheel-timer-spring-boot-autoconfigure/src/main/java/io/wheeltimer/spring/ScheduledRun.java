@@ -94,9 +94,7 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
             arm();
         } catch (IllegalStateException | RejectedExecutionException e) {
             complete(SCHEDULED, FAILED, e);
-            throw new TaskRejectedException(
-                    scheduler + " did not accept " + task + ": " + e.getMessage() + " (timer " + scheduler.timer + ")",
-                    e);
+            throw new TaskRejectedException(scheduler + " did not accept " + task + ": " + e.getMessage(), e);
         }
         return this;
     }
@@ -111,7 +109,10 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
         }
     }
 
-    /** Worker thread (or the timer's task executor): the timeout fired; hand the run over. */
+    /**
+     * Worker thread (or the timer's task executor): the timeout fired; hand the run over. A refusal
+     * fails this task and is thrown on, so that the timer logs it and counts it in its failures.
+     */
     @Override
     public final void run(Timeout fired) {
         if (state != SCHEDULED) {
@@ -125,10 +126,7 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
             scheduler.executor.execute(this);
         } catch (RuntimeException refused) {
             if (complete(SCHEDULED, FAILED, refused)) {
-                logger.warn(
-                        scheduler + ": the executor " + scheduler.executor + " refused a run of " + task
-                                + (repeats() ? "; the task is not scheduled again" : ""),
-                        refused);
+                throw refused;
             }
         }
     }

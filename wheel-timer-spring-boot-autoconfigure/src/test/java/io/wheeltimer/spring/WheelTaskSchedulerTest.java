@@ -525,7 +525,7 @@ class WheelTaskSchedulerTest {
         }
 
         @Test
-        void aRunTheExecutorRefusesFailsTheTask() {
+        void aRunTheExecutorRefusesFailsTheTaskAndCountsAsTheTimersFailure() {
             Executor refusing = command -> {
                 throw new TaskRejectedException("full");
             };
@@ -541,6 +541,7 @@ class WheelTaskSchedulerTest {
                     .isInstanceOf(TaskRejectedException.class)
                     .hasMessage("full");
             assertThat(timer.pendingTimeouts()).isZero();
+            assertThat(timer.stats().failed()).as("counted by the timer").isEqualTo(1);
         }
     }
 
