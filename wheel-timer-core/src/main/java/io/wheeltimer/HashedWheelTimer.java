@@ -370,7 +370,11 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         runtime.setLatenessListener(listener);
     }
 
-    /** Pending timeouts: scheduled and not yet run or cancelled. Exact whenever no call is in flight. */
+    /**
+     * Pending timeouts: scheduled, and neither started nor cancelled. As in Netty, a timeout stops
+     * counting just before its task starts (or is handed to the task executor), so a task never
+     * counts itself, nor does a thread it signals. Exact whenever no call is in flight.
+     */
     public long pendingTimeouts() {
         return runtime.pending();
     }

@@ -111,7 +111,7 @@ final class TimerRuntime implements TimeoutOwner {
     private final LongAdder cancelled = new LongAdder();
     private final LongAdder rejected = new LongAdder();
     private final LongAdder failed = new LongAdder();
-    /** Written by the worker alone. */
+    /** Written by the worker alone, per timeout, just before its task starts. */
     private final AtomicLong expired = new AtomicLong();
     /** Pending count for the {@code maxPendingTimeouts} limit; maintained only when there is one. */
     private final AtomicLong admitted;
@@ -501,11 +501,6 @@ final class TimerRuntime implements TimeoutOwner {
         dueAt = due;
     }
 
-    /** Worker thread (single writer): {@code count} more timeouts expired. */
-    void addExpired(long count) {
-        expired.lazySet(expired.get() + count);
-    }
-
     // --- dispatch --------------------------------------------------------------------------
 
     void setLatenessListener(LatenessListener listener) {
@@ -524,6 +519,10 @@ final class TimerRuntime implements TimeoutOwner {
      */
     void dispatch(TimeoutHandle handle, LatenessListener listener, long clock) {
         release();
+        // Expired before its task starts, as Netty counts it: neither the task nor a thread it
+        // signals still sees it pending. One ordered store of a line the worker alone writes; the
+        // executor's hand-off publishes it to the task's thread.
+        expired.lazySet(expired.get() + 1);
         if (taskExecutor == ON_WORKER) {
             if (listener != null) {
                 reportLateness(listener, clock - handle.deadline);
@@ -611,7 +610,10 @@ final class TimerRuntime implements TimeoutOwner {
         return failed.sum();
     }
 
-    /** Pending timeouts: scheduled and not yet run or cancelled. Exact whenever no call is in flight. */
+    /**
+     * Pending timeouts: scheduled, and neither started (or handed to the task executor) nor
+     * cancelled. Exact whenever no call is in flight.
+     */
     long pending() {
         long done = expired.get() + cancelled.sum();
         return Math.max(scheduled.sum() - done, 0);

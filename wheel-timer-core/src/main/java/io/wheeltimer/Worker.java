@@ -107,7 +107,7 @@ final class Worker implements Runnable {
     static final int WARM_STEP = 64;
     /** Tasks loaded ahead of their dispatch ({@link #touchTasks}), a power of two. */
     static final int TOUCH_GROUP = 16;
-    /** Queries are answered and the expired count published once per this many fired (power of two). */
+    /** Queries are answered once per this many fired (power of two). */
     static final int QUERY_CHECK_EVERY = 64;
 
     private long startTime;
@@ -335,13 +335,15 @@ final class Worker implements Runnable {
 
     /**
      * Runs (or hands to the executor) the {@code count} timeouts the wheel took due, emptying their
-     * slots. Per batch rather than per timeout: the expired count, the queries and the lateness
-     * clock (see {@link LatenessListener}), so that a tick with thousands due stays cheap.
+     * slots. The expired count goes up per timeout, before its task starts (a task or a thread it
+     * signals never sees its own timeout pending); the queries and the lateness clock (see {@link
+     * LatenessListener}) are looked at once per group of timeouts, so that a tick with thousands due
+     * stays cheap.
      */
     private void fire(TimingWheel.Entry[] batch, int count) {
         LatenessListener listener = runtime.latenessListener();
         long clock = 0;
-        long fired = 0;
+        int fired = 0;
         batchRest = batch;
         batchEnd = count;
         for (int i = 0; i < count; i++) {
@@ -366,14 +368,11 @@ final class Worker implements Runnable {
             fired++;
             runtime.dispatch(handle, listener, clock);
             if ((fired & (QUERY_CHECK_EVERY - 1)) == 0) {
-                runtime.addExpired(QUERY_CHECK_EVERY);
-                fired -= QUERY_CHECK_EVERY;
                 answerQueries(); // between tasks, so a busy tick does not hold a caller for long
             }
         }
         batchRest = null;
         batchEnd = 0;
-        runtime.addExpired(fired);
     }
 
     /**

@@ -1,0 +1,81 @@
+package io.wheeltimer.netty;
+
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import io.netty.util.TimerTask;
+
+/**
+ * A Netty {@link Timeout} made through a {@link NettyTimerView}, and the wheel's task for it: one
+ * object per timeout besides the wheel's own handle, whose state it reports and whose cancel it
+ * calls.
+ */
+final class NettyTimeout implements Timeout, io.wheeltimer.TimerTask {
+
+    private final NettyTimerView view;
+    private final TimerTask task;
+    /**
+     * The wheel's timeout. Set when {@code newTimeout} returns, or earlier by the wheel's calls
+     * below (a short delay may run the task first): never null once this object is handed out.
+     */
+    private volatile io.wheeltimer.Timeout scheduled;
+
+    NettyTimeout(NettyTimerView view, TimerTask task) {
+        this.view = view;
+        this.task = task;
+    }
+
+    void scheduled(io.wheeltimer.Timeout timeout) {
+        scheduled = timeout;
+    }
+
+    /** Neither started nor cancelled. */
+    boolean isPending() {
+        io.wheeltimer.Timeout timeout = scheduled;
+        return !timeout.isExpired() && !timeout.isCancelled();
+    }
+
+    @Override
+    public Timer timer() {
+        return view;
+    }
+
+    @Override
+    public TimerTask task() {
+        return task;
+    }
+
+    @Override
+    public boolean isExpired() {
+        return scheduled.isExpired();
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return scheduled.isCancelled();
+    }
+
+    @Override
+    public boolean cancel() {
+        return scheduled.cancel(); // the wheel calls cancelled() below when it wins
+    }
+
+    /** The wheel runs the timeout: it has left the view's pending set before the Netty task starts. */
+    @Override
+    public void run(io.wheeltimer.Timeout timeout) throws Exception {
+        scheduled = timeout;
+        view.done(this);
+        task.run(this);
+    }
+
+    @Override
+    public void cancelled(io.wheeltimer.Timeout timeout) {
+        scheduled = timeout;
+        view.done(this);
+    }
+
+    /** The Netty task's own description: what {@code upcoming} and the wheel's log lines show. */
+    @Override
+    public String toString() {
+        return String.valueOf(task);
+    }
+}
