@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.resource.ClientResources;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.netty.NettyTimer;
@@ -55,7 +55,8 @@ class WheelTimerLettuceTest {
             .withPropertyValues(
                     "spring.data.redis.host=127.0.0.1",
                     "spring.data.redis.port=" + redis.port(),
-                    "spring.data.redis.timeout=500ms",
+                    // Generous, for the connection's set-up on a loaded machine; the paused command's is short.
+                    "spring.data.redis.timeout=10s",
                     "wheel-timer.tick-duration=10ms");
 
     @BeforeAll
@@ -87,8 +88,9 @@ class WheelTimerLettuceTest {
                     .contains("NettyTimer(HashedWheelTimer(wheel-timer");
             HashedWheelTimer wheel = context.getBean(HashedWheelTimer.class);
             try (RedisConnection connection = connection(context)) {
-                RedisClusterAsyncCommands<byte[], byte[]> commands = asyncCommands(connection);
+                RedisAsyncCommands<byte[], byte[]> commands = asyncCommands(connection);
                 assertThat(commands.set(KEY, KEY).get(30, TimeUnit.SECONDS)).isEqualTo("OK");
+                commands.getStatefulConnection().setTimeout(Duration.ofMillis(500)); // the command timeout
                 long expired = wheel.stats().expired();
                 long scheduled = wheel.stats().scheduled();
 
@@ -176,8 +178,8 @@ class WheelTimerLettuceTest {
     }
 
     @SuppressWarnings("unchecked")
-    private static RedisClusterAsyncCommands<byte[], byte[]> asyncCommands(RedisConnection connection) {
-        return (RedisClusterAsyncCommands<byte[], byte[]>) ((LettuceConnection) connection).getNativeConnection();
+    private static RedisAsyncCommands<byte[], byte[]> asyncCommands(RedisConnection connection) {
+        return (RedisAsyncCommands<byte[], byte[]>) ((LettuceConnection) connection).getNativeConnection();
     }
 
     private static List<String> lettuceTimerThreads() {
