@@ -23,6 +23,7 @@ class ConfigurationMetadataTest {
             "wheel-timer.shutdown.await-termination-period",
             "wheel-timer.annotation.executor",
             "wheel-timer.annotation.propagate-context",
+            "wheel-timer.lettuce.enabled",
             "management.health.wheeltimer.enabled");
 
     @Test

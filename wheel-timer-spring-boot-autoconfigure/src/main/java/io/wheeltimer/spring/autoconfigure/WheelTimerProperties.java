@@ -49,6 +49,8 @@ public class WheelTimerProperties {
 
     private final Annotation annotation = new Annotation();
 
+    private final Lettuce lettuce = new Lettuce();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -113,6 +115,10 @@ public class WheelTimerProperties {
         return annotation;
     }
 
+    public Lettuce getLettuce() {
+        return lettuce;
+    }
+
     /** How {@code @WheelTimeout} calls run. */
     public static class Annotation {
 
@@ -143,6 +149,25 @@ public class WheelTimerProperties {
 
         public void setPropagateContext(boolean propagateContext) {
             this.propagateContext = propagateContext;
+        }
+    }
+
+    /** Lettuce (Spring Data Redis) on the wheel. */
+    public static class Lettuce {
+
+        /**
+         * Whether Lettuce's command timeouts (and its other delays) run on the wheel timer, through
+         * a ClientResourcesBuilderCustomizer, instead of on a Netty HashedWheelTimer and thread of
+         * Lettuce's own. Needs wheel-timer-netty on the class path.
+         */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 
