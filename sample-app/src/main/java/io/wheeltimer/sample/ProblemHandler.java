@@ -34,6 +34,12 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             problem.setTitle("Request body too large");
             return handleExceptionInternal(ex, problem, headers, HttpStatus.CONTENT_TOO_LARGE, request);
         }
+        StrictBodyDecoding.Malformed malformed = cause(ex, StrictBodyDecoding.Malformed.class);
+        if (malformed != null) {
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, malformed.getMessage());
+            problem.setTitle("Malformed request body");
+            return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
+        }
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(
                 HttpStatus.BAD_REQUEST, "The body must be a JSON object, for example {\"item\": \"book\"}.");
         problem.setTitle("Malformed request body");

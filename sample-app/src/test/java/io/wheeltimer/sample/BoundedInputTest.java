@@ -3,9 +3,11 @@ package io.wheeltimer.sample;
 import static io.wheeltimer.sample.Api.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -76,6 +78,30 @@ class BoundedInputTest {
                                     .header("Content-Type", "application/json")
                                     .POST(chunked));
             assertProblem(response, 413, "orders.max-request-size");
+        }
+
+        @Test
+        void overlongUtf8IsA400AndNotStored() {
+            // Decoded leniently, C0 BC is '<' and E0 80 AF is '/': shortest-form UTF-8 only.
+            assertThat(assertProblem(api().postBytes("/orders", item(0xC0, 0xBC)), 400, "not valid UTF-8")
+                            .<String>read("$.detail"))
+                    .contains("C0", "offset 11");
+            assertThat(assertProblem(api().postBytes("/orders", item(0xE0, 0x80, 0xAF)), 400, "not valid UTF-8")
+                            .<String>read("$.detail"))
+                    .contains("E0", "offset 11");
+            assertProblem(api().postBytes("/orders", item(0xFF)), 400, null);
+            assertThat(api().get("/orders?size=500").body()).doesNotContain("a<b", "a/b");
+        }
+
+        /** {"item": "a…b"} with these bytes in place of the dots; the first one at offset 11. */
+        private static byte[] item(int... bytes) {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            body.writeBytes("{\"item\": \"a".getBytes(StandardCharsets.US_ASCII));
+            for (int b : bytes) {
+                body.write(b);
+            }
+            body.writeBytes("b\"}".getBytes(StandardCharsets.US_ASCII));
+            return body.toByteArray();
         }
 
         @Test
