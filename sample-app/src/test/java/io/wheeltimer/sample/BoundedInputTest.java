@@ -3,12 +3,14 @@ package io.wheeltimer.sample;
 import static io.wheeltimer.sample.Api.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.jayway.jsonpath.JsonPath;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
+import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -133,6 +135,39 @@ class BoundedInputTest {
             assertThat(api().post("/orders", "{\"item\": \"" + "a".repeat(200) + "\"}")
                             .statusCode())
                     .isEqualTo(201);
+        }
+
+        @Test
+        void aLoneSurrogateIsA400() {
+            assertProblem(api().post("/orders", "{\"item\": \"bo\\ud800ok\"}"), 400, "U+D800");
+            assertProblem(api().post("/orders", "{\"item\": \"bo\\udc00ok\"}"), 400, "U+DC00");
+        }
+
+        @Test
+        void textWithJoinersAndSoftHyphensIsAcceptedAsSent() {
+            List<String> items = List.of(
+                    "\uD83D\uDC69\u200D\uD83D\uDCBB", // woman technologist: two emoji joined by ZWJ
+                    "Kaffee\u00ADmaschine", // a soft hyphen, where the word may break
+                    "\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645"); // Persian, with a ZWNJ
+            for (String item : items) {
+                HttpResponse<String> placed = api().post("/orders", "{\"item\": \"" + item + "\"}");
+                assertThat(placed.statusCode()).as(placed.body()).isEqualTo(201);
+                assertThat(JsonPath.<String>read(placed.body(), "$.item")).isEqualTo(item);
+            }
+        }
+
+        @Test
+        void anItemWithNothingVisibleIsA400() {
+            assertProblem(api().post("/orders", "{\"item\": \"\\u00a0\"}"), 400, "non-blank");
+            assertProblem(api().post("/orders", "{\"item\": \" \\u2007\\u202f\\u3000 \"}"), 400, "non-blank");
+            assertProblem(api().post("/orders", "{\"item\": \"\\u200d\"}"), 400, "non-blank");
+        }
+
+        @Test
+        void noBreakSpacesAroundAnItemAreTrimmed() {
+            HttpResponse<String> placed = api().post("/orders", "{\"item\": \"\\u00a0 book\\u00a0\"}");
+            assertThat(placed.statusCode()).as(placed.body()).isEqualTo(201);
+            assertThat(JsonPath.<String>read(placed.body(), "$.item")).isEqualTo("book");
         }
 
         @Test
