@@ -1,7 +1,6 @@
 package io.wheeltimer.sample;
 
 import java.net.URI;
-import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
@@ -13,6 +12,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /** {@code /orders}: place, pay and look at orders. Errors are RFC 9457 problem details. */
@@ -33,6 +33,9 @@ class OrderController {
 
     /** Nothing visible: only white space, space separators and format characters. */
     private static final Pattern INVISIBLE = Pattern.compile("[\\p{javaWhitespace}\\p{Z}\\p{Cf}]*");
+
+    static final int DEFAULT_PAGE_SIZE = 50;
+    static final int MAX_PAGE_SIZE = 500;
 
     private final OrderService orders;
     private final OrdersProperties properties;
@@ -59,9 +62,43 @@ class OrderController {
         return orders.get(id);
     }
 
+    /**
+     * One page of the orders, newest first.
+     *
+     * @param page which page, from 0; default 0
+     * @param size orders per page, 1 to {@value #MAX_PAGE_SIZE}; default {@value #DEFAULT_PAGE_SIZE}
+     * @return the page, with the total count of orders
+     */
     @GetMapping
-    Collection<Order> all() {
-        return orders.all();
+    OrderPage list(@RequestParam(required = false) String page, @RequestParam(required = false) String size) {
+        return orders.page(
+                wholeNumber("page", page, 0, 0, Integer.MAX_VALUE, "from 0 up (the first page is 0)"),
+                wholeNumber(
+                        "size",
+                        size,
+                        DEFAULT_PAGE_SIZE,
+                        1,
+                        MAX_PAGE_SIZE,
+                        "from 1 to " + MAX_PAGE_SIZE + " (default " + DEFAULT_PAGE_SIZE + ")"));
+    }
+
+    /** A query parameter that must be a whole number in [min, max]; missing or empty: the default. */
+    private static int wholeNumber(String name, String value, int byDefault, int min, int max, String allowed) {
+        if (value == null || value.isEmpty()) {
+            return byDefault;
+        }
+        try {
+            int number = Integer.parseInt(value);
+            if (number >= min && number <= max) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        ErrorResponseException e = new ErrorResponseException(HttpStatus.BAD_REQUEST);
+        e.setTitle("Bad query parameter");
+        e.setDetail("Query parameter \"" + name + "\" is " + value + "; it must be a whole number " + allowed + ".");
+        throw e;
     }
 
     private String item(Object value) {

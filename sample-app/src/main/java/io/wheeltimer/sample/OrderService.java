@@ -3,7 +3,6 @@ package io.wheeltimer.sample;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Collection;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -95,8 +94,15 @@ public class OrderService {
         return store.find(id).orElseThrow(() -> notFound(id));
     }
 
-    Collection<Order> all() {
-        return store.all();
+    /**
+     * One page of the orders, newest first.
+     *
+     * @param page which page, from 0
+     * @param size orders per page, at least 1
+     * @return the page and the number of orders there are
+     */
+    OrderPage page(int page, int size) {
+        return new OrderPage(store.newestFirst((long) page * size, size), page, size, store.count());
     }
 
     private void checkPayable(Order order) {

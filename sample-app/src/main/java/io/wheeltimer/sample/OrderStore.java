@@ -37,10 +37,17 @@ class OrderStore {
                 .optional();
     }
 
-    List<Order> all() {
-        return jdbc.sql("SELECT id, item, status, created_at, pay_by FROM orders ORDER BY created_at")
+    /** Up to {@code limit} orders, newest first, after skipping {@code offset}; index {@code orders_created_at}. */
+    List<Order> newestFirst(long offset, int limit) {
+        return jdbc.sql("SELECT id, item, status, created_at, pay_by FROM orders"
+                        + " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
+                .params(limit, offset)
                 .query(OrderStore::order)
                 .list();
+    }
+
+    long count() {
+        return jdbc.sql("SELECT COUNT(*) FROM orders").query(Long.class).single();
     }
 
     /** The pending orders and their deadlines, to arm them again at startup. */
