@@ -72,11 +72,22 @@ public class LoadTest {
                 requests, clients, seconds, requests / seconds, pct(sorted, 0.50), pct(sorted, 0.99), failures.get());
 
         Thread.sleep(Duration.ofSeconds(windowSeconds + 2).toMillis());
-        String all = http.send(HttpRequest.newBuilder(URI.create(base + "/orders")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        long pending = count(all, "PENDING_PAYMENT");
-        long paidCount = count(all, "\"PAID\"");
-        long cancelled = count(all, "CANCELLED");
+        // GET /orders answers pages of at most 500, newest first: read them all.
+        long pending = 0;
+        long paidCount = 0;
+        long cancelled = 0;
+        Pattern total = Pattern.compile("\"totalElements\":(\\d+)");
+        for (int page = 0; ; page++) {
+            String body = http.send(HttpRequest.newBuilder(URI.create(base + "/orders?size=500&page=" + page)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            pending += count(body, "PENDING_PAYMENT");
+            paidCount += count(body, "\"PAID\"");
+            cancelled += count(body, "CANCELLED");
+            Matcher m = total.matcher(body);
+            if (!m.find() || (page + 1) * 500L >= Long.parseLong(m.group(1))) {
+                break;
+            }
+        }
         System.out.printf("after the window: %d PENDING_PAYMENT, %d PAID (%d payments answered 200), %d CANCELLED%n",
                 pending, paidCount, paid.size(), cancelled);
         if (pending != 0) {

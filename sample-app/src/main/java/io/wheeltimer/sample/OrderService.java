@@ -1,12 +1,18 @@
 package io.wheeltimer.sample;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Collection;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
@@ -17,6 +23,8 @@ import org.springframework.web.ErrorResponseException;
 @Service
 public class OrderService {
 
+    private static final Log logger = LogFactory.getLog(OrderService.class);
+
     /** Seconds a client should wait before placing an order again when the timer refuses one. */
     static final String RETRY_AFTER_SECONDS = "1";
 
@@ -25,18 +33,27 @@ public class OrderService {
     private final PaymentProvider provider;
     private final OrdersProperties properties;
     private final Clock clock;
+    private final Executor afterCharge;
+    private final Counter cancelledAfterFailedPayment;
 
     OrderService(
             OrderStore store,
             PaymentDeadlines deadlines,
             PaymentProvider provider,
             OrdersProperties properties,
-            Clock clock) {
+            Clock clock,
+            MeterRegistry meters,
+            @Qualifier("applicationTaskExecutor") Executor afterCharge) {
         this.store = store;
         this.deadlines = deadlines;
         this.provider = provider;
         this.properties = properties;
         this.clock = clock;
+        this.afterCharge = afterCharge;
+        this.cancelledAfterFailedPayment = Counter.builder("orders.cancelled")
+                .tag("by", "payment")
+                .description("Orders cancelled when a payment that held them past payBy failed")
+                .register(meters);
     }
 
     /**
@@ -65,24 +82,66 @@ public class OrderService {
     }
 
     /**
-     * Charges a pending order whose window is open and marks it paid, if the window is still open
-     * and no one else settled it meanwhile. A charge that times out answers 504 and leaves the order
-     * pending.
+     * Charges a pending order and marks it paid. The payment counts from when it arrives: one that
+     * arrives before {@code payBy} claims the order (or gets 409 if another payment holds it), and is
+     * accepted even if the provider answers after {@code payBy}; its deadline leaves the claimed order
+     * alone meanwhile. A charge that fails or times out (504) lets go of the order: pending again while
+     * its window is open, else cancelled. The order id is the charge's idempotency key, so a retry
+     * after a 504 is not charged twice.
      *
      * @param id the order
      * @return the order, paid; fails with a 404, 409 or 504 {@link ErrorResponseException}
      */
     public CompletableFuture<Order> pay(String id) {
+        Instant arrived = clock.instant().truncatedTo(ChronoUnit.MICROS); // before any wait for the database
         Order order = get(id);
-        checkPayable(order);
-        return provider.charge(id).thenApply(charge -> {
-            if (!store.pay(id, clock.instant())) {
-                checkPayable(get(id)); // someone else settled it, or its window closed during the charge
-                throw new IllegalStateException("Order " + id + " is pending and payable but was not paid");
+        if (!payable(order, arrived)) {
+            throw notPayable(order, arrived);
+        }
+        if (!store.claim(id, arrived)) {
+            throw notPayable(get(id), arrived); // settled or claimed since we read it
+        }
+        CompletableFuture<String> charge;
+        try {
+            charge = provider.charge(id);
+        } catch (RuntimeException e) {
+            release(id, arrived, e);
+            throw e;
+        }
+        // Not on the thread that completes the charge: a time limit completes it on the timer's thread,
+        // which must not wait for the database.
+        return charge.handleAsync(
+                (reference, failure) -> {
+                    if (failure != null) {
+                        release(id, arrived, failure);
+                        throw failure instanceof CompletionException c ? c : new CompletionException(failure);
+                    }
+                    if (!store.pay(id, arrived)) {
+                        // Our claim lapsed (we were slower than orders.payment-timeout + 10 s) and the order was
+                        // settled otherwise meanwhile: by a payment that took the same charge, or cancelled.
+                        Order now = get(id);
+                        if (now.status() == Order.Status.CANCELLED) {
+                            logger.warn("Order " + id + " was cancelled while its payment " + reference
+                                    + " was under way: that charge must be refunded");
+                        }
+                        throw notPayable(now, arrived);
+                    }
+                    deadlines.disarm(id);
+                    return order.withStatus(Order.Status.PAID);
+                },
+                afterCharge);
+    }
+
+    /** Lets go of an order whose payment failed; a failure to do so only adds to the first one. */
+    private void release(String id, Instant arrived, Throwable failure) {
+        try {
+            if (store.release(id, arrived, clock.instant())) {
+                cancelledAfterFailedPayment.increment();
+                logger.info("Order " + id + " was not paid in time (its payment failed past payBy): cancelled");
             }
-            deadlines.disarm(id);
-            return order.withStatus(Order.Status.PAID);
-        });
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e); // the claim lapses by itself
+        }
     }
 
     /**
@@ -95,17 +154,35 @@ public class OrderService {
         return store.find(id).orElseThrow(() -> notFound(id));
     }
 
-    Collection<Order> all() {
-        return store.all();
+    /**
+     * One page of the orders, newest first.
+     *
+     * @param page which page, from 0
+     * @param size orders per page, at least 1
+     * @return the page and the number of orders there are
+     */
+    OrderPage page(int page, int size) {
+        return new OrderPage(store.newestFirst((long) page * size, size), page, size, store.count());
     }
 
-    private void checkPayable(Order order) {
+    private static boolean payable(Order order, Instant arrived) {
+        return order.status() == Order.Status.PENDING_PAYMENT && arrived.isBefore(order.payBy());
+    }
+
+    /** Why a payment that arrived at {@code arrived} cannot pay the order as it now stands. */
+    private static ErrorResponseException notPayable(Order order, Instant arrived) {
         if (order.status() != Order.Status.PENDING_PAYMENT) {
-            throw conflict(order.id() + " is " + order.status() + "; only an order in PENDING_PAYMENT can be paid.");
+            return conflict(order.id() + " is " + order.status() + "; only an order in PENDING_PAYMENT can be paid.");
         }
-        if (!clock.instant().isBefore(order.payBy())) {
-            throw conflict("payment window closed: order " + order.id() + " had to be paid by " + order.payBy() + ".");
+        if (!arrived.isBefore(order.payBy())) {
+            return conflict("payment window closed: order " + order.id() + " had to be paid by " + order.payBy()
+                    + "; this payment arrived at " + arrived + ".");
         }
+        ErrorResponseException e = new ErrorResponseException(HttpStatus.CONFLICT);
+        e.setTitle("Payment already in progress");
+        e.setDetail("Another payment of order " + order.id() + " is under way; GET /orders/" + order.id()
+                + " shows how it ends.");
+        return e;
     }
 
     private static ErrorResponseException unavailable(RuntimeException cause) {

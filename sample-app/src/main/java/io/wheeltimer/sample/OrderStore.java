@@ -1,5 +1,7 @@
 package io.wheeltimer.sample;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -12,6 +14,13 @@ import org.springframework.stereotype.Component;
  * The orders, as rows of table {@code orders}. A status changes only from {@code PENDING_PAYMENT}, by a
  * conditional update, so a payment and the deadline racing each other (also on two instances) have
  * exactly one winner: the one whose update counted a row.
+ *
+ * <p>A payment that arrives before {@code pay_by} first claims its order: it writes its arrival time
+ * into {@code payment_arrived_at}, if no other payment holds the order. Only the claimant may mark it
+ * paid, so at most one payment per order reaches the provider at a time; and the deadline leaves a
+ * claimed order alone, so a payment that arrived in time is not cancelled under it. A claim older than
+ * {@link OrdersProperties#paymentClaim()} is abandoned (its payment will not finish) and no longer
+ * counts.
  */
 @Component
 class OrderStore {
@@ -19,9 +28,13 @@ class OrderStore {
     private static final String PENDING = Order.Status.PENDING_PAYMENT.name();
 
     private final JdbcClient jdbc;
+    private final Clock clock;
+    private final Duration claim;
 
-    OrderStore(JdbcClient jdbc) {
+    OrderStore(JdbcClient jdbc, Clock clock, OrdersProperties properties) {
         this.jdbc = jdbc;
+        this.clock = clock;
+        this.claim = properties.paymentClaim();
     }
 
     void add(Order order) {
@@ -37,10 +50,17 @@ class OrderStore {
                 .optional();
     }
 
-    List<Order> all() {
-        return jdbc.sql("SELECT id, item, status, created_at, pay_by FROM orders ORDER BY created_at")
+    /** Up to {@code limit} orders, newest first, after skipping {@code offset}; index {@code orders_created_at}. */
+    List<Order> newestFirst(long offset, int limit) {
+        return jdbc.sql("SELECT id, item, status, created_at, pay_by FROM orders"
+                        + " ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
+                .params(limit, offset)
                 .query(OrderStore::order)
                 .list();
+    }
+
+    long count() {
+        return jdbc.sql("SELECT COUNT(*) FROM orders").query(Long.class).single();
     }
 
     /** The pending orders and their deadlines, to arm them again at startup. */
@@ -51,27 +71,74 @@ class OrderStore {
                 .list();
     }
 
-    /** Pays an order still pending whose window is open at {@code now}; true if this call paid it. */
-    boolean pay(String id, Instant now) {
-        return jdbc.sql("UPDATE orders SET status = 'PAID' WHERE id = ? AND status = ? AND pay_by > ?")
-                        .params(id, PENDING, utc(now))
+    /**
+     * Claims a pending order for the payment that arrived at {@code arrived}: only if it arrived before
+     * {@code pay_by} and no other payment holds the order.
+     *
+     * @return true if this payment now holds the order
+     */
+    boolean claim(String id, Instant arrived) {
+        return jdbc.sql("UPDATE orders SET payment_arrived_at = ? WHERE id = ? AND status = ? AND pay_by > ?"
+                                + " AND (payment_arrived_at IS NULL OR payment_arrived_at <= ?)")
+                        .params(utc(arrived), id, PENDING, utc(arrived), utc(claimedBefore()))
                         .update()
                 == 1;
     }
 
-    /** Cancels an order still pending; true if this call cancelled it. */
+    /** Pays an order that the payment which arrived at {@code arrived} still holds; true if it did. */
+    boolean pay(String id, Instant arrived) {
+        return jdbc.sql("UPDATE orders SET status = 'PAID', payment_arrived_at = NULL"
+                                + " WHERE id = ? AND status = ? AND payment_arrived_at = ?")
+                        .params(id, PENDING, utc(arrived))
+                        .update()
+                == 1;
+    }
+
+    /**
+     * Lets go of an order whose payment failed: pending again if its window is still open at
+     * {@code now}, else cancelled, since its deadline has passed it by.
+     *
+     * @return true if this call cancelled the order
+     */
+    boolean release(String id, Instant arrived, Instant now) {
+        boolean cancelled = jdbc.sql("UPDATE orders SET status = 'CANCELLED', payment_arrived_at = NULL"
+                                + " WHERE id = ? AND status = ? AND payment_arrived_at = ? AND pay_by <= ?")
+                        .params(id, PENDING, utc(arrived), utc(now))
+                        .update()
+                == 1;
+        if (!cancelled) {
+            jdbc.sql(
+                            "UPDATE orders SET payment_arrived_at = NULL WHERE id = ? AND status = ? AND payment_arrived_at = ?")
+                    .params(id, PENDING, utc(arrived))
+                    .update();
+        }
+        return cancelled;
+    }
+
+    /** Cancels an order still pending that no payment holds; true if this call cancelled it. */
     boolean cancel(String id) {
-        return jdbc.sql("UPDATE orders SET status = 'CANCELLED' WHERE id = ? AND status = ?")
-                        .params(id, PENDING)
+        return jdbc.sql("UPDATE orders SET status = 'CANCELLED', payment_arrived_at = NULL WHERE id = ? AND status = ?"
+                                + " AND (payment_arrived_at IS NULL OR payment_arrived_at <= ?)")
+                        .params(id, PENDING, utc(claimedBefore()))
                         .update()
                 == 1;
     }
 
-    /** Cancels every pending order whose deadline has passed at {@code now}; one indexed query. */
+    /**
+     * Cancels every pending order whose deadline has passed at {@code now} and that no payment holds;
+     * one query on index {@code orders_status_pay_by}.
+     */
     int cancelOverdue(Instant now) {
-        return jdbc.sql("UPDATE orders SET status = 'CANCELLED' WHERE status = ? AND pay_by <= ?")
-                .params(PENDING, utc(now))
+        return jdbc.sql(
+                        "UPDATE orders SET status = 'CANCELLED', payment_arrived_at = NULL"
+                                + " WHERE status = ? AND pay_by <= ? AND (payment_arrived_at IS NULL OR payment_arrived_at <= ?)")
+                .params(PENDING, utc(now), utc(now.minus(claim)))
                 .update();
+    }
+
+    /** Claims made before this instant have lapsed. */
+    private Instant claimedBefore() {
+        return clock.instant().minus(claim);
     }
 
     private static OffsetDateTime utc(Instant instant) {

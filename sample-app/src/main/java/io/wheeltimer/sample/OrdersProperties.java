@@ -23,4 +23,19 @@ public record OrdersProperties(
         @DefaultValue("100ms") Duration providerLatency,
         @DefaultValue("2s") Duration paymentTimeout,
         @DefaultValue("4KB") DataSize maxRequestSize,
-        @DefaultValue("200") int maxItemLength) {}
+        @DefaultValue("200") int maxItemLength) {
+
+    /** Time a payment may take beyond its charge's limit, for the database round trips around the charge. */
+    static final Duration CLAIM_MARGIN = Duration.ofSeconds(10);
+
+    /**
+     * How long a payment holds its order: {@code payment-timeout} plus {@link #CLAIM_MARGIN}. A claim
+     * older than that belongs to a payment that will not finish (its instance died, or lost the
+     * database): the deadline may cancel the order, or another payment take it over.
+     *
+     * @return how long a claim lasts
+     */
+    public Duration paymentClaim() {
+        return paymentTimeout.plus(CLAIM_MARGIN);
+    }
+}

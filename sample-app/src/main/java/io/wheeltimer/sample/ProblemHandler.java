@@ -16,7 +16,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 
 /**
  * Every error of the API as an RFC 9457 problem detail: Spring MVC's own (404 for an unknown path, 400,
- * 405, ...), a body over the limit (413), a payment that timed out (504) and anything unexpected (500).
+ * 405, ...), a body over the limit (413), a payment that timed out (504), a database that cannot be
+ * reached (503) and anything unexpected (500).
  */
 @RestControllerAdvice
 class ProblemHandler extends ResponseEntityExceptionHandler {
@@ -33,15 +34,35 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
             problem.setTitle("Request body too large");
             return handleExceptionInternal(ex, problem, headers, HttpStatus.CONTENT_TOO_LARGE, request);
         }
+        StrictBodyDecoding.Malformed malformed = cause(ex, StrictBodyDecoding.Malformed.class);
+        if (malformed != null) {
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, malformed.getMessage());
+            problem.setTitle("Malformed request body");
+            return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
+        }
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(
                 HttpStatus.BAD_REQUEST, "The body must be a JSON object, for example {\"item\": \"book\"}.");
         problem.setTitle("Malformed request body");
         return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
     }
 
-    /** Anything else; a payment whose charge timed out ({@link TimeoutException}, maybe wrapped) is a 504. */
+    /**
+     * Anything else; a payment whose charge timed out ({@link TimeoutException}, maybe wrapped) is a 504,
+     * and a database that cannot be reached is a 503 with {@code Retry-After}.
+     */
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> unexpected(Exception ex, WebRequest request) throws Exception {
+        if (DatabaseUnavailable.causedBy(ex)) {
+            log.warn("Database unavailable: " + ex); // no stack trace: an outage fails every request
+            ProblemDetail problem = ProblemDetail.forStatusAndDetail(
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    "The orders database cannot be reached right now. Try again in "
+                            + DatabaseUnavailable.RETRY_AFTER_SECONDS + " seconds.");
+            problem.setTitle("Database unavailable");
+            HttpHeaders headers = new HttpHeaders();
+            headers.set(HttpHeaders.RETRY_AFTER, DatabaseUnavailable.RETRY_AFTER_SECONDS);
+            return handleExceptionInternal(ex, problem, headers, HttpStatus.SERVICE_UNAVAILABLE, request);
+        }
         if (cause(ex, TimeoutException.class) != null) {
             ProblemDetail problem = ProblemDetail.forStatusAndDetail(
                     HttpStatus.GATEWAY_TIMEOUT,

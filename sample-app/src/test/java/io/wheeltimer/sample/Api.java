@@ -35,6 +35,13 @@ final class Api {
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** Posts these exact bytes as a JSON body, malformed or not. */
+    HttpResponse<String> postBytes(String path, byte[] body) {
+        return send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+    }
+
     HttpResponse<String> send(HttpRequest.Builder request) {
         try {
             return http.send(request.timeout(PATIENCE).build(), HttpResponse.BodyHandlers.ofString());

@@ -3,10 +3,14 @@ package io.wheeltimer.sample;
 import static io.wheeltimer.sample.Api.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.jayway.jsonpath.JsonPath;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
+import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -79,6 +83,30 @@ class BoundedInputTest {
         }
 
         @Test
+        void overlongUtf8IsA400AndNotStored() {
+            // Decoded leniently, C0 BC is '<' and E0 80 AF is '/': shortest-form UTF-8 only.
+            assertThat(assertProblem(api().postBytes("/orders", item(0xC0, 0xBC)), 400, "not valid UTF-8")
+                            .<String>read("$.detail"))
+                    .contains("C0", "offset 11");
+            assertThat(assertProblem(api().postBytes("/orders", item(0xE0, 0x80, 0xAF)), 400, "not valid UTF-8")
+                            .<String>read("$.detail"))
+                    .contains("E0", "offset 11");
+            assertProblem(api().postBytes("/orders", item(0xFF)), 400, null);
+            assertThat(api().get("/orders?size=500").body()).doesNotContain("a<b", "a/b");
+        }
+
+        /** {"item": "a…b"} with these bytes in place of the dots; the first one at offset 11. */
+        private static byte[] item(int... bytes) {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            body.writeBytes("{\"item\": \"a".getBytes(StandardCharsets.US_ASCII));
+            for (int b : bytes) {
+                body.write(b);
+            }
+            body.writeBytes("b\"}".getBytes(StandardCharsets.US_ASCII));
+            return body.toByteArray();
+        }
+
+        @Test
         void notAJsonObjectIsA400() {
             assertProblem(api().post("/orders", "[\"book\"]"), 400, null);
             assertProblem(api().post("/orders", "{\"item\": "), 400, null);
@@ -107,6 +135,39 @@ class BoundedInputTest {
             assertThat(api().post("/orders", "{\"item\": \"" + "a".repeat(200) + "\"}")
                             .statusCode())
                     .isEqualTo(201);
+        }
+
+        @Test
+        void aLoneSurrogateIsA400() {
+            assertProblem(api().post("/orders", "{\"item\": \"bo\\ud800ok\"}"), 400, "U+D800");
+            assertProblem(api().post("/orders", "{\"item\": \"bo\\udc00ok\"}"), 400, "U+DC00");
+        }
+
+        @Test
+        void textWithJoinersAndSoftHyphensIsAcceptedAsSent() {
+            List<String> items = List.of(
+                    "\uD83D\uDC69\u200D\uD83D\uDCBB", // woman technologist: two emoji joined by ZWJ
+                    "Kaffee\u00ADmaschine", // a soft hyphen, where the word may break
+                    "\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645"); // Persian, with a ZWNJ
+            for (String item : items) {
+                HttpResponse<String> placed = api().post("/orders", "{\"item\": \"" + item + "\"}");
+                assertThat(placed.statusCode()).as(placed.body()).isEqualTo(201);
+                assertThat(JsonPath.<String>read(placed.body(), "$.item")).isEqualTo(item);
+            }
+        }
+
+        @Test
+        void anItemWithNothingVisibleIsA400() {
+            assertProblem(api().post("/orders", "{\"item\": \"\\u00a0\"}"), 400, "non-blank");
+            assertProblem(api().post("/orders", "{\"item\": \" \\u2007\\u202f\\u3000 \"}"), 400, "non-blank");
+            assertProblem(api().post("/orders", "{\"item\": \"\\u200d\"}"), 400, "non-blank");
+        }
+
+        @Test
+        void noBreakSpacesAroundAnItemAreTrimmed() {
+            HttpResponse<String> placed = api().post("/orders", "{\"item\": \"\\u00a0 book\\u00a0\"}");
+            assertThat(placed.statusCode()).as(placed.body()).isEqualTo(201);
+            assertThat(JsonPath.<String>read(placed.body(), "$.item")).isEqualTo("book");
         }
 
         @Test

@@ -74,7 +74,7 @@ class OrderFlowTest {
         Thread.sleep(WINDOW.toMillis()); // well past the paid order's window too
         assertThat(status(paidId)).isEqualTo("PAID");
 
-        List<String> all = JsonPath.read(get("/orders").body(), "$[*].id");
+        List<String> all = JsonPath.read(get("/orders").body(), "$.orders[*].id");
         assertThat(all).contains(unpaidId, paidId);
 
         // Two payment deadlines and the payment call's time limit (@WheelTimeLimit), which the

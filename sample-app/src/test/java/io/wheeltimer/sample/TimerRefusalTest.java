@@ -42,7 +42,7 @@ class TimerRefusalTest {
 
             assertProblem(refused, 503, "not placed");
             assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
-            List<String> items = JsonPath.read(api.get("/orders").body(), "$[*].item");
+            List<String> items = JsonPath.read(api.get("/orders").body(), "$.orders[*].item");
             assertThat(items).containsExactly("first");
         }
     }
@@ -73,7 +73,7 @@ class TimerRefusalTest {
             HttpResponse<String> refused = api.post("/orders", "{\"item\": \"after the stop\"}");
             assertProblem(refused, 503, "not placed");
             assertThat(refused.headers().firstValue("Retry-After")).isPresent();
-            List<String> items = JsonPath.read(api.get("/orders").body(), "$[*].item");
+            List<String> items = JsonPath.read(api.get("/orders").body(), "$.orders[*].item");
             assertThat(items).containsExactly("before the stop");
 
             // Its deadline was dropped with the timer; past payBy, payment is refused all the same.
