@@ -1,0 +1,143 @@
+package io.wheeltimer.jdbc;
+
+import static org.awaitility.Awaitility.await;
+
+import io.wheeltimer.HashedWheelTimer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * One test's tables (fresh names, created with the shipped script), a 10 ms wheel, and the durable
+ * timers built on them, all stopped on {@link #close()}. Settings are short so that the tests run in
+ * seconds: poll 100 ms, lookahead 1 s, lease 1 s, retry delay 300 ms.
+ */
+final class DurableFixture implements AutoCloseable {
+
+    static final Duration POLL = Duration.ofMillis(100);
+
+    private static final AtomicInteger tables = new AtomicInteger();
+
+    final TestDatabase database;
+    final DataSource dataSource;
+    final String table;
+    final String writes;
+    final HashedWheelTimer wheel;
+    final DataSourceTransactionManager transactionManager;
+    final JdbcTemplate jdbc;
+    final TransactionTemplate transactions;
+    private final List<JdbcDurableTimer> timers = new CopyOnWriteArrayList<>();
+
+    DurableFixture(TestDatabase database) {
+        this(database, database.dataSource());
+    }
+
+    /** On {@code dataSource}, a {@code DataSource} of {@code database} (wrapped, or of its own). */
+    DurableFixture(TestDatabase database, DataSource dataSource) {
+        this.database = database;
+        this.dataSource = dataSource;
+        this.table = "durable_" + tables.incrementAndGet();
+        this.writes = table + "_writes";
+        database.createTables(dataSource, table);
+        this.jdbc = new JdbcTemplate(dataSource);
+        jdbc.execute("CREATE TABLE " + writes
+                + " (task VARCHAR(200) NOT NULL, timeout_key VARCHAR(200) NOT NULL, instance VARCHAR(200))");
+        this.wheel = HashedWheelTimer.builder()
+                .name("durable-test-wheel")
+                .tickDuration(Duration.ofMillis(10))
+                .build();
+        this.transactionManager = new DataSourceTransactionManager(dataSource);
+        this.transactions = new TransactionTemplate(transactionManager);
+    }
+
+    /** A builder on this fixture's tables and wheel, with the short test settings. */
+    JdbcDurableTimer.Builder builder() {
+        return JdbcDurableTimer.builder(dataSource, transactionManager, wheel)
+                .tableName(table)
+                .pollInterval(POLL)
+                .lookahead(Duration.ofSeconds(1))
+                .lease(Duration.ofSeconds(1))
+                .retryDelay(Duration.ofMillis(300));
+    }
+
+    /** Builds and starts the timer, and waits for its first poll, after which it holds what it schedules. */
+    JdbcDurableTimer start(JdbcDurableTimer.Builder builder) {
+        JdbcDurableTimer timer = builder.build();
+        timers.add(timer);
+        timer.start();
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> timer.lastSuccessfulPoll().isPresent());
+        return timer;
+    }
+
+    /** A handler that records its runs and writes a row for each through the test's {@code DataSource}. */
+    RecordingHandler writingHandler(String instance) {
+        return new RecordingHandler(timeout -> write(timeout, instance));
+    }
+
+    void write(DurableTimeout timeout, String instance) {
+        jdbc.update(
+                "INSERT INTO " + writes + " (task, timeout_key, instance) VALUES (?, ?, ?)",
+                timeout.task(),
+                timeout.key(),
+                instance);
+    }
+
+    /** The rows the handlers wrote (and committed) for {@code key}. */
+    int writes(String key) {
+        Integer count =
+                jdbc.queryForObject("SELECT COUNT(*) FROM " + writes + " WHERE timeout_key = ?", Integer.class, key);
+        return count == null ? 0 : count;
+    }
+
+    /** Committed handler writes per key. */
+    Map<String, Long> writesPerKey() {
+        return jdbc.queryForList("SELECT timeout_key FROM " + writes, String.class).stream()
+                .collect(Collectors.groupingBy(k -> k, Collectors.counting()));
+    }
+
+    /** Committed handler writes per instance. */
+    Map<String, Long> writesPerInstance() {
+        return jdbc.queryForList("SELECT instance FROM " + writes, String.class).stream()
+                .collect(Collectors.groupingBy(k -> k, Collectors.counting()));
+    }
+
+    /** Rows in the timeouts table, pending and given up. */
+    int rows() {
+        Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM " + table, Integer.class);
+        return count == null ? 0 : count;
+    }
+
+    Map<String, Object> row(String task, String key) {
+        return jdbc.queryForMap("SELECT * FROM " + table + " WHERE task = ? AND timeout_key = ?", task, key);
+    }
+
+    /** The holder column of every row, by key (null for unheld). */
+    Map<String, String> holders() {
+        Map<String, String> holders = new java.util.HashMap<>();
+        jdbc.query("SELECT timeout_key, holder FROM " + table, rs -> {
+            holders.put(rs.getString(1), rs.getString(2));
+        });
+        return holders;
+    }
+
+    List<JdbcDurableTimer> timers() {
+        return new ArrayList<>(timers);
+    }
+
+    @Override
+    public void close() {
+        for (JdbcDurableTimer timer : timers) {
+            timer.stop();
+        }
+        wheel.stop();
+    }
+}

@@ -1,0 +1,174 @@
+package io.wheeltimer.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A handler that throws rolls back its writes and the removal of the row; the timeout is retried after
+ * the retry delay, and after {@code maxAttempts} runs that threw it is given up: logged at ERROR, heard
+ * by the listener, kept in the table with the error, and no longer pending.
+ */
+@ParameterizedClass
+@EnumSource(TestDatabase.class)
+class DurableTimerFailureTest {
+
+    private static final String TASK = "order-payment";
+    private static final Duration RETRY_DELAY = Duration.ofMillis(300);
+
+    private final TestDatabase database;
+    private DurableFixture fixture;
+    private final Queue<String> heard = new ConcurrentLinkedQueue<>();
+    private final DurableTimerListener listener = new DurableTimerListener() {
+        @Override
+        public void fired(String task) {
+            heard.add("fired " + task);
+        }
+
+        @Override
+        public void retried(String task, Throwable error) {
+            heard.add("retried " + task + ": " + error.getMessage());
+        }
+
+        @Override
+        public void failed(String task, Throwable error) {
+            heard.add("failed " + task + ": " + error.getMessage());
+        }
+    };
+
+    DurableTimerFailureTest(TestDatabase database) {
+        this.database = database;
+    }
+
+    @BeforeEach
+    void createFixture() {
+        fixture = new DurableFixture(database);
+    }
+
+    @AfterEach
+    void stop() {
+        fixture.close();
+    }
+
+    @Test
+    void aHandlerThatThrowsRollsBackItsWritesAndRunsAgainAfterTheRetryDelay() {
+        AtomicInteger runs = new AtomicInteger();
+        RecordingHandler handler = new RecordingHandler(timeout -> {
+            fixture.write(timeout, "run-" + runs.incrementAndGet());
+            if (runs.get() == 1) {
+                throw new IllegalStateException("payment service unavailable");
+            }
+        });
+        JdbcDurableTimer durable = fixture.start(
+                fixture.builder().handler(TASK, handler).retryDelay(RETRY_DELAY).listener(listener));
+
+        durable.schedule(TASK, "flaky", Duration.ofMillis(50));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> handler.count() == 2 && durable.held() == 0);
+        List<RecordingHandler.Run> both = handler.runs();
+        assertThat(Duration.between(both.get(0).started(), both.get(1).started()))
+                .isGreaterThanOrEqualTo(RETRY_DELAY.minusMillis(5));
+        await().atMost(Duration.ofSeconds(5)).until(() -> fixture.rows() == 0);
+        // Only the second run's write committed.
+        assertThat(fixture.writesPerInstance()).isEqualTo(Map.of("run-2", 1L));
+        assertThat(heard).containsExactly("retried " + TASK + ": payment service unavailable", "fired " + TASK);
+    }
+
+    @Test
+    void afterMaxAttemptsRunsThatThrewTheTimeoutIsGivenUpAndKeptWithItsError() {
+        RecordingHandler handler = new RecordingHandler(timeout -> {
+            fixture.write(timeout, "never-committed");
+            throw new IllegalStateException("card declined, run at " + System.nanoTime());
+        });
+        JdbcDurableTimer durable = fixture.start(fixture.builder()
+                .handler(TASK, handler)
+                .retryDelay(RETRY_DELAY)
+                .maxAttempts(3)
+                .listener(listener));
+
+        try (LogCapture log = LogCapture.durableTimerLog()) {
+            durable.schedule(TASK, "doomed", Duration.ZERO);
+
+            await().atMost(Duration.ofSeconds(15)).until(() -> heard.stream().anyMatch(h -> h.startsWith("failed")));
+            List<LogRecord> errors = log.records(Level.SEVERE);
+            assertThat(errors).hasSize(1);
+            assertThat(errors.get(0).getMessage())
+                    .contains("\"" + TASK + "\"", "\"doomed\"", "3 runs", "card declined");
+            assertThat(errors.get(0).getThrown()).hasMessageStartingWith("card declined");
+        }
+
+        assertThat(handler.count()).isEqualTo(3);
+        assertThat(heard).hasSize(3);
+        assertThat(heard).filteredOn(h -> h.startsWith("retried")).hasSize(2);
+        assertThat(heard).last().asString().startsWith("failed " + TASK + ": card declined");
+        Map<String, Object> row = fixture.row(TASK, "doomed");
+        assertThat(row.get("failed_at")).isNotNull();
+        assertThat(row.get("holder")).isNull();
+        assertThat(((Number) row.get("attempts")).intValue()).isEqualTo(3);
+        assertThat((String) row.get("last_error")).startsWith("java.lang.IllegalStateException: card declined");
+        assertThat(fixture.writes("doomed")).isZero();
+        assertThat(durable.find(TASK, "doomed")).isEmpty();
+        assertThat(durable.failed()).isEqualTo(1);
+        assertThat(durable.cancel(TASK, "doomed")).isFalse();
+        assertThat(durable.held()).isZero();
+
+        // Nothing more happens to it: it is not retried again.
+        await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(5)).until(() -> handler.count() == 3);
+    }
+
+    @Test
+    void schedulingAGivenUpKeyAgainMakesItPendingWithAFreshCount() {
+        AtomicInteger runs = new AtomicInteger();
+        RecordingHandler handler = new RecordingHandler(timeout -> {
+            if (runs.incrementAndGet() == 1) {
+                throw new IllegalStateException("first run fails");
+            }
+            fixture.write(timeout, "second");
+        });
+        JdbcDurableTimer durable = fixture.start(
+                fixture.builder().handler(TASK, handler).maxAttempts(1).listener(listener));
+        durable.schedule(TASK, "again", Duration.ZERO);
+        await().atMost(Duration.ofSeconds(10)).until(() -> durable.failed() == 1);
+
+        durable.schedule(TASK, "again", Duration.ZERO);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> fixture.writes("again") == 1);
+        assertThat(durable.failed()).isZero();
+        await().atMost(Duration.ofSeconds(5)).until(() -> fixture.rows() == 0);
+    }
+
+    @Test
+    void aTimeoutCancelledWhileItsFailedRunWasRollingBackIsNotRetried() {
+        AtomicInteger runs = new AtomicInteger();
+        JdbcDurableTimer[] durable = new JdbcDurableTimer[1];
+        RecordingHandler handler = new RecordingHandler(timeout -> {
+            runs.incrementAndGet();
+            throw new IllegalStateException("fails");
+        });
+        durable[0] = fixture.start(
+                fixture.builder().handler(TASK, handler).retryDelay(RETRY_DELAY).listener(listener));
+        durable[0].schedule(TASK, "cancel-after-failure", Duration.ZERO);
+        await().atMost(Duration.ofSeconds(10)).until(() -> heard.stream().anyMatch(h -> h.startsWith("retried")));
+
+        assertThat(durable[0].cancel(TASK, "cancel-after-failure")).isTrue();
+
+        await().during(RETRY_DELAY.multipliedBy(2))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> runs.get() == 1);
+        assertThat(fixture.rows()).isZero();
+        assertThat(durable[0].held()).isZero();
+    }
+}
