@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -251,6 +252,11 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     /** The timeouts this instance holds now. */
     public int held() {
         return armed.size();
+    }
+
+    /** The timeouts this instance holds now, each as {@code task/key}; for tests. */
+    Set<String> heldKeys() {
+        return armed.keySet().stream().map(id -> id.task + "/" + id.key).collect(Collectors.toSet());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.wheeltimer.jdbc;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -44,11 +45,11 @@ final class TimeoutTable {
 
             @Override
             String claim(String table, String instances, int taskCount) {
-                // One statement: H2 locks the rows it updates, so two claims cannot both take a row.
-                return "SELECT task, timeout_key, deadline, version, attempts, holder FROM FINAL TABLE (UPDATE "
-                        + table + " SET holder = ? WHERE (task, timeout_key) IN (SELECT c.task, c.timeout_key FROM "
-                        + table + " c WHERE " + claimable("c", instances, taskCount)
-                        + " ORDER BY c.deadline FETCH FIRST ? ROWS ONLY))";
+                // Locks the rows to claim, skipping those another claim or a firing has locked; the
+                // claim then sets their holder in the same transaction (one batch).
+                return "SELECT c.task, c.timeout_key, c.deadline, c.version, c.attempts, c.holder FROM " + table
+                        + " c WHERE " + claimable("c", instances, taskCount)
+                        + " ORDER BY c.deadline FETCH FIRST ? ROWS ONLY FOR UPDATE SKIP LOCKED";
             }
         },
 
@@ -94,8 +95,8 @@ final class TimeoutTable {
         abstract String upsertLease(String instances);
 
         /**
-         * Parameters: H2 (holder, due before, lease alive at, tasks..., limit); PostgreSQL (due
-         * before, lease alive at, tasks..., limit, holder).
+         * H2: selects and locks the rows to claim; PostgreSQL: claims them and returns them. Parameters:
+         * due before, lease alive at, tasks..., limit; and the holder on PostgreSQL.
          */
         abstract String claim(String table, String instances, int taskCount);
 
@@ -142,6 +143,7 @@ final class TimeoutTable {
     private final String countFailed;
     private final String upsertLease;
     private final String claim;
+    private final String setHolder;
     private final String releaseAll;
     private final String deleteLease;
     private final String deleteExpiredLeases;
@@ -165,6 +167,7 @@ final class TimeoutTable {
         this.countFailed = "SELECT COUNT(*) FROM " + table + " WHERE failed_at IS NOT NULL";
         this.upsertLease = dialect.upsertLease(instances);
         this.claim = dialect.claim(table, instances, this.tasks.size());
+        this.setHolder = "UPDATE " + table + " SET holder = ?" + row;
         this.releaseAll = "UPDATE " + table + " SET holder = NULL WHERE holder = ?";
         this.deleteLease = "DELETE FROM " + instances + " WHERE instance_id = ?";
         this.deleteExpiredLeases = "DELETE FROM " + instances + " WHERE lease_until < ?";
@@ -242,21 +245,25 @@ final class TimeoutTable {
         if (tasks.isEmpty()) {
             return List.of();
         }
-        Object[] args = new Object[tasks.size() + 4];
-        int i = 0;
-        if (dialect == Dialect.H2) {
-            args[i++] = instance;
-        }
-        args[i++] = dueBefore;
-        args[i++] = now;
-        for (String task : tasks) {
-            args[i++] = task;
-        }
-        args[i++] = limit;
+        List<Object> args = new ArrayList<>();
+        args.add(dueBefore);
+        args.add(now);
+        args.addAll(tasks);
+        args.add(limit);
         if (dialect == Dialect.POSTGRESQL) {
-            args[i] = instance;
+            args.add(instance);
+            return jdbc.query(claim, ROW, args.toArray());
         }
-        return jdbc.query(claim, ROW, args);
+        List<Row> locked = jdbc.query(claim, ROW, args.toArray());
+        if (locked.isEmpty()) {
+            return locked;
+        }
+        jdbc.batchUpdate(
+                setHolder,
+                locked.stream()
+                        .map(r -> new Object[] {instance, r.task(), r.key()})
+                        .toList());
+        return locked;
     }
 
     /** Lets go of every timeout {@code instance} holds, so that any instance may claim them. */

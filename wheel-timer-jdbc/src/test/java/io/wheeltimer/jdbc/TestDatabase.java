@@ -26,9 +26,12 @@ enum TestDatabase {
         @Override
         DataSource createDataSource() {
             EmbeddedPostgresServer server = sharedPostgres();
-            return pool(server.createDatabase("durable"), server.username(), 20);
+            return pool(server.createDatabase(DATABASE), server.username(), 20);
         }
     };
+
+    /** The database the PostgreSQL tests share on {@link #sharedPostgres()}. */
+    static final String DATABASE = "durable";
 
     private static final AtomicInteger POOLS = new AtomicInteger();
     private static EmbeddedPostgresServer postgres;

@@ -1,0 +1,125 @@
+package io.wheeltimer.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * With nothing due within the lookahead, an instance runs at most two statements per poll interval
+ * (the lease renewal and the claim), and the rows it writes per poll do not grow with the timeouts it
+ * holds: one lease row, not every held row.
+ */
+@ParameterizedClass
+@EnumSource(TestDatabase.class)
+class DurableTimerIdleCostTest {
+
+    private static final String TASK = "order-payment";
+    private static final int POLLS = 8;
+
+    private final TestDatabase database;
+    private CountingDataSource counting;
+    private DurableFixture fixture;
+
+    DurableTimerIdleCostTest(TestDatabase database) {
+        this.database = database;
+    }
+
+    @BeforeEach
+    void createFixture() {
+        counting = new CountingDataSource(database.dataSource());
+        fixture = new DurableFixture(database, counting);
+    }
+
+    @AfterEach
+    void stop() {
+        fixture.close();
+    }
+
+    /** What one poll did: its statements and the rows they wrote. */
+    record Poll(int statements, int rowsWritten) {}
+
+    @Test
+    void anIdleInstanceRunsTwoStatementsAPollWhateverItHolds() {
+        JdbcDurableTimer durable =
+                fixture.start(fixture.builder().instanceId("idle").handler(TASK, t -> {}));
+        String pollThread = "wheel-timer-durable-poll-idle";
+        for (int i = 0; i < 10; i++) {
+            durable.schedule(TASK, "held-" + i, Duration.ofHours(1));
+        }
+
+        List<Poll> fewHeld = measure(pollThread);
+
+        for (int i = 10; i < 200; i++) {
+            durable.schedule(TASK, "held-" + i, Duration.ofHours(1).plusSeconds(i));
+        }
+        assertThat(durable.held()).isEqualTo(200);
+        List<Poll> manyHeld = measure(pollThread);
+
+        System.out.println("IDLE (" + database + "): polls holding 10 " + fewHeld + "; holding 200 " + manyHeld);
+        assertThat(fewHeld).allSatisfy(poll -> {
+            assertThat(poll.statements()).isLessThanOrEqualTo(2);
+            assertThat(poll.rowsWritten()).isEqualTo(1); // the lease row
+        });
+        assertThat(manyHeld).isEqualTo(fewHeld);
+    }
+
+    @Test
+    void anIdleInstanceRunsAtMostTwoStatementsPerPollInterval() {
+        fixture.start(fixture.builder().instanceId("idle").handler(TASK, t -> {}));
+        await().atMost(Duration.ofSeconds(5)).until(() -> polls("wheel-timer-durable-poll-idle") >= 2);
+        counting.clear();
+        long start = System.nanoTime();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> polls("wheel-timer-durable-poll-idle") >= 10);
+
+        long elapsed = System.nanoTime() - start;
+        long intervals = elapsed / DurableFixture.POLL.toNanos() + 1;
+        List<CountingDataSource.Executed> all = counting.executed();
+        assertThat(all).allMatch(e -> e.thread().equals("wheel-timer-durable-poll-idle"));
+        assertThat((long) all.size()).isLessThanOrEqualTo(2 * intervals);
+    }
+
+    /** Clears the record, lets {@link #POLLS} polls run, and returns what each complete one did. */
+    private List<Poll> measure(String pollThread) {
+        counting.clear();
+        await().atMost(Duration.ofSeconds(20)).until(() -> polls(pollThread) >= POLLS + 1);
+        List<Poll> polls = new ArrayList<>();
+        int statements = 0;
+        int rows = 0;
+        boolean inPoll = false;
+        for (CountingDataSource.Executed e : counting.executed()) {
+            if (!e.thread().equals(pollThread)) {
+                continue;
+            }
+            if (isLeaseRenewal(e)) {
+                if (inPoll) {
+                    polls.add(new Poll(statements, rows));
+                }
+                inPoll = true;
+                statements = 0;
+                rows = 0;
+            }
+            statements++;
+            rows += e.rowsWritten().get();
+        }
+        return polls.subList(0, POLLS - 1);
+    }
+
+    private long polls(String pollThread) {
+        return counting.executed().stream()
+                .filter(e -> e.thread().equals(pollThread) && isLeaseRenewal(e))
+                .count();
+    }
+
+    private static boolean isLeaseRenewal(CountingDataSource.Executed e) {
+        return e.sql().contains("_instances (instance_id, lease_until)");
+    }
+}
