@@ -230,12 +230,11 @@ public final class Report {
                 .append(
                         "It builds the module, runs the JMH benchmarks `TimeLimitBenchmark`, `TimeLimitFloorBenchmark`, ")
                 .append("`ScheduleCancelBenchmark` and `InFlightBenchmark` (with `-prof gc`) and each ")
-                .append("`TimeLimitExperiments` and `Experiments` measurement in a fresh JVM per timer, then this ")
-                .append("report; then each `DurableExperiments` measurement (durable timeouts against db-scheduler, ")
-                .append("on an embedded PostgreSQL), which `ONLY=durable ")
-                .append("wheel-timer-benchmarks/run-benchmarks.sh` runs alone, putting its section into this file ")
-                .append("in place of the one here. About 21 minutes on 2 cores, and 25 more for the durable ")
-                .append("section. ")
+                .append("`TimeLimitExperiments` and `Experiments` measurement in a fresh JVM per timer, and each ")
+                .append("`DurableExperiments` measurement (durable timeouts against db-scheduler, on an embedded ")
+                .append("PostgreSQL) in a fresh JVM, then this report. About 45 minutes on 2 cores, 25 of them for ")
+                .append("the durable section; `ONLY=durable wheel-timer-benchmarks/run-benchmarks.sh` runs that ")
+                .append("section alone and puts it into this file in place of the one here. ")
                 .append("Numbers from a shared 2-core machine are noisy: compare ratios within one run, not across ")
                 .append("runs.\n");
         return md.toString();
