@@ -17,12 +17,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -45,16 +48,23 @@ import org.springframework.transaction.support.TransactionTemplate;
  *
  * <p>A timeout scheduled here is held here from the start and armed on the wheel once its row is
  * committed, so it fires within about a tick of its deadline without any polling. Every poll
- * interval the instance renews its lease (one row per instance, whatever it holds) and claims, in one
- * statement that two instances cannot both win, the unheld timeouts of its tasks due within the
- * lookahead: those of instances that stopped or died. A firing runs the handler on the executor,
+ * interval the instance renews its lease (one row per instance, whatever it holds) and claims the
+ * unheld timeouts of its tasks due within the lookahead (those of instances that stopped or died),
+ * locking them with {@code FOR UPDATE SKIP LOCKED} so that two instances never both take one. An
+ * instance that is idle runs those two statements a poll. A firing runs the handler on the executor,
  * never on the wheel's worker, in a transaction that first deletes the row: the handler's writes
  * through the same {@code DataSource} commit with that deletion, once. A handler that throws rolls
  * both back and is retried after the retry delay, until it has thrown {@code maxAttempts} times;
  * then the row is kept with its error and the timeout is given up.
  *
- * <p>Supports H2 and PostgreSQL; the tables are created by the scripts
- * {@code io/wheeltimer/jdbc/schema-h2.sql} and {@code schema-postgresql.sql} in this jar.
+ * <p>Supports H2 and PostgreSQL. The scripts {@code io/wheeltimer/jdbc/schema-h2.sql} and
+ * {@code schema-postgresql.sql} in this jar create the tables: {@value #DEFAULT_TABLE_NAME} and, for the
+ * instances' leases, {@code wheel_timer_timeouts_instances}; for another table name, replace
+ * {@value #DEFAULT_TABLE_NAME} in the script throughout.
+ *
+ * <p>Deadlines and leases are read on this instance's {@link Clock}: a timeout fires when the clock of
+ * the instance that holds it reaches the deadline, and a dead instance's lease is judged by the clocks
+ * of the others, so clocks should agree to well within the lease.
  *
  * <p>Without Spring Boot:
  *
@@ -75,7 +85,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     /** Width of the {@code last_error} column. */
     static final int MAX_ERROR_LENGTH = 4000;
 
-    static final String DEFAULT_TABLE_NAME = "wheel_timer_timeouts";
+    /** The default table name, as it is written in the schema scripts. */
+    public static final String DEFAULT_TABLE_NAME = "wheel_timer_timeouts";
 
     /** Longest table name: PostgreSQL's 63-character identifiers, less the suffixes of the derived names. */
     static final int MAX_TABLE_NAME_LENGTH = 50;
@@ -84,6 +95,9 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     /** At most one WARN line per this interval while the database cannot be reached. */
     private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    /** Longest wait in {@link #start()} for the first poll. */
+    private static final Duration FIRST_POLL_WAIT = Duration.ofSeconds(5);
 
     /** Longest wait in {@link #stop()} for the handlers running at that moment. */
     private static final Duration STOP_WAIT_FOR_HANDLERS = Duration.ofSeconds(10);
@@ -167,8 +181,9 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     /**
      * Starts polling (claiming due timeouts, renewing this instance's lease) and arms what it holds.
-     * The first poll runs at once on the poll thread; a database that cannot be reached is retried
-     * every poll interval. Does nothing if already running.
+     * The first poll runs at once on the poll thread, and this method waits up to 5 s for it, so that
+     * what is scheduled afterwards is held here from the start. A database that cannot be reached does
+     * not fail the start: the poll is retried every poll interval. Does nothing if already running.
      */
     public synchronized void start() {
         if (running) {
@@ -181,7 +196,15 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        poller.scheduleWithFixedDelay(this::poll, 0, pollInterval.toNanos(), TimeUnit.NANOSECONDS);
+        Future<?> firstPoll = poller.submit(this::poll);
+        poller.scheduleWithFixedDelay(this::poll, pollInterval.toNanos(), pollInterval.toNanos(), TimeUnit.NANOSECONDS);
+        try {
+            firstPoll.get(FIRST_POLL_WAIT.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // A poll reports its own failures; a slow one goes on in the background.
+        }
     }
 
     /**
@@ -712,20 +735,22 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                         () -> "Durable timer " + instanceId + " polls table " + tableName + " again, after "
                                 + failedBefore + " failed polls");
             }
-        } catch (RuntimeException e) {
+        } catch (VirtualMachineError e) {
+            failedPollsInARow++;
+            throw e;
+        } catch (RuntimeException | Error e) {
+            // Anything else (a driver's assertion included) fails this poll only: an exception that
+            // left this task would end the polling for good.
             int failed = ++failedPollsInARow;
             reportDatabaseTrouble(
                     () -> "Durable timer " + instanceId + " could not poll table " + tableName + " (" + failed
                             + " polls in a row failed); it tries again every " + format(pollInterval)
                             + " and keeps what it holds armed",
                     e);
-        } catch (Error e) {
-            failedPollsInARow++;
-            throw e;
         }
     }
 
-    private void reportDatabaseTrouble(Supplier<String> message, RuntimeException e) {
+    private void reportDatabaseTrouble(Supplier<String> message, Throwable e) {
         databaseTrouble.report(message, e);
     }
 
@@ -740,7 +765,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                         (ConnectionCallback<String>) c -> c.getMetaData().getDatabaseProductName());
                 TimeoutTable.Dialect dialect = TimeoutTable.Dialect.of(String.valueOf(product))
                         .orElseThrow(() -> new IllegalStateException(
-                                "Durable timeouts support H2 and PostgreSQL;" + " the DataSource is " + product));
+                                "Durable timeouts support H2 and PostgreSQL; the DataSource is " + product));
                 table = new TimeoutTable(jdbc, dialect, tableName, handlers.keySet());
             }
             return table;

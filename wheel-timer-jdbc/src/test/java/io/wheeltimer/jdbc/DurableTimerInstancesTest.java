@@ -52,7 +52,7 @@ class DurableTimerInstancesTest {
     }
 
     private static final Duration POLL = Duration.ofMillis(100);
-    private static final Duration LEASE = Duration.ofMillis(500);
+    private static final Duration LEASE = Duration.ofSeconds(1);
 
     private JdbcDurableTimer.Builder shortLease(String instance) {
         return fixture.builder()
@@ -64,7 +64,7 @@ class DurableTimerInstancesTest {
     }
 
     @Test
-    void threeInstancesFireEveryTimeoutExactlyOnceAndNeverHoldOneTwice() throws Exception {
+    void threeInstancesFireEveryTimeoutExactlyOnceAndNeverHoldOneTwice() {
         Map<String, RecordingHandler> handlers = new HashMap<>();
         List<JdbcDurableTimer> instances = new ArrayList<>();
         for (String id : List.of("i0", "i1", "i2")) {
@@ -115,7 +115,9 @@ class DurableTimerInstancesTest {
                 TimeUnit.MILLISECONDS);
         try {
             // One instance stops gracefully midway: the others take over what it held.
-            Thread.sleep(1000);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> fixture.writesPerKey().size() >= 150);
+            assertThat(instances.get(1).held()).isPositive();
             instances.get(1).stop();
 
             int total = unheld + scheduled;

@@ -8,6 +8,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -35,11 +37,33 @@ class DurableTimerTransactionTest {
         this.database = database;
     }
 
+    private final Queue<String> heard = new ConcurrentLinkedQueue<>();
+
     @BeforeEach
     void start() {
         fixture = new DurableFixture(database);
         handler = fixture.writingHandler("one");
-        durable = fixture.start(fixture.builder().handler(TASK, handler));
+        durable = fixture.start(fixture.builder().handler(TASK, handler).listener(new DurableTimerListener() {
+            @Override
+            public void scheduled(String task) {
+                heard.add("scheduled");
+            }
+
+            @Override
+            public void cancelled(String task) {
+                heard.add("cancelled");
+            }
+
+            @Override
+            public void started(DurableTimeout timeout, Duration lateness) {
+                heard.add("started " + timeout.key());
+            }
+
+            @Override
+            public void fired(String task) {
+                heard.add("fired");
+            }
+        }));
     }
 
     @AfterEach
@@ -157,5 +181,23 @@ class DurableTimerTransactionTest {
                 return rows.getInt(1);
             }
         }
+    }
+
+    @Test
+    void theListenerHearsWhatCommittedOnly() {
+        fixture.transactions.executeWithoutResult(status -> {
+            durable.schedule(TASK, "rolled-back", Duration.ZERO);
+            status.setRollbackOnly();
+        });
+        durable.schedule(TASK, "kept", Duration.ofHours(1));
+        fixture.transactions.executeWithoutResult(status -> {
+            durable.cancel(TASK, "kept");
+            status.setRollbackOnly();
+        });
+        durable.cancel(TASK, "kept");
+        durable.schedule(TASK, "fires", Duration.ZERO);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> heard.contains("fired"));
+        assertThat(heard).containsExactly("scheduled", "cancelled", "scheduled", "started fires", "fired");
     }
 }
