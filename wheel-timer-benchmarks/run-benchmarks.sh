@@ -1,18 +1,48 @@
 #!/usr/bin/env bash
-# Runs the whole benchmark suite and writes docs/benchmarks.md and docs/benchmarks.svg.
-# About 21 minutes on 2 cores. Run it on a quiet machine: nothing else should be busy.
+# Runs the whole benchmark suite and writes docs/benchmarks.md and its charts (docs/benchmarks*.svg).
+# About 45 minutes on 2 cores (25 of them durable timeouts against db-scheduler). Run it on a quiet
+# machine: nothing else should be busy.
 #
-#   wheel-timer-benchmarks/run-benchmarks.sh          # everything
-#   QUICK=1 wheel-timer-benchmarks/run-benchmarks.sh  # a short smoke run, numbers meaningless
+#   wheel-timer-benchmarks/run-benchmarks.sh                 # everything
+#   ONLY=durable wheel-timer-benchmarks/run-benchmarks.sh    # durable timeouts against db-scheduler alone:
+#                                                            # its section of docs/benchmarks.md is replaced,
+#                                                            # the rest left as it is
+#   QUICK=1 wheel-timer-benchmarks/run-benchmarks.sh         # a short smoke run, numbers meaningless
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 out="$root/wheel-timer-benchmarks/target/results"
 mkdir -p "$out"
+only="${ONLY:-}"
+if [[ -n "$only" && "$only" != durable ]]; then
+    echo "ONLY=$only: leave ONLY unset to run everything, or set ONLY=durable" >&2
+    exit 2
+fi
 
 ./mvnw -B -q -pl wheel-timer-benchmarks -am package dependency:build-classpath -DskipTests \
     -Dmdep.outputFile="$out/classpath.txt"
 cp="$root/wheel-timer-benchmarks/target/classes:$(cat "$out/classpath.txt")"
+
+# Durable timeouts against db-scheduler (defaults and tuned): one JVM per measurement, each starting its
+# own embedded PostgreSQL with a fresh database. QUICK=1 reaches DurableExperiments through the environment.
+durable_section() {
+    : > "$out/durable.jsonl"
+    for experiment in lateness payment-1 payment-4 burst idle; do
+        for contender in DURABLE DB_SCHEDULER DB_SCHEDULER_TUNED; do
+            echo "== durable $experiment $contender"
+            java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.DurableExperiments "$experiment" "$contender" \
+                | grep '^{' | tee -a "$out/durable.jsonl"
+        done
+    done
+}
+
+if [[ "$only" == durable ]]; then
+    durable_section
+    java -cp "$cp" io.wheeltimer.benchmarks.DurableReport "$out/durable.jsonl" "$root/docs" \
+        "ONLY=durable wheel-timer-benchmarks/run-benchmarks.sh"
+    echo "Wrote the durable section of docs/benchmarks.md and docs/benchmarks-durable.svg"
+    exit 0
+fi
 
 # Time limits (issue 9): Timer.orTimeout beside CompletableFuture.orTimeout and Resilience4j's
 # TimeLimiter, into result files of their own, which Report finds beside jmh.json.
@@ -57,6 +87,8 @@ for run in "bulk-random WHEEL_FLAT" "bulk-random WHEEL_HIERARCHICAL" "bulk-rando
         | grep '^{' | tee -a "$out/experiments.jsonl"
 done
 
+durable_section
+
 java -cp "$cp" io.wheeltimer.benchmarks.Report "$out/jmh.json" "$out/experiments.jsonl" "$root/docs" \
     "wheel-timer-benchmarks/run-benchmarks.sh"
-echo "Wrote docs/benchmarks.md and docs/benchmarks.svg"
+echo "Wrote docs/benchmarks.md and its charts"

@@ -32,6 +32,8 @@ public final class Report {
     private final Map<String, Map<Contender, JsonNode>> experiments = new java.util.HashMap<>();
     private final List<String[]> targets = new ArrayList<>();
     private Path jmhResults;
+    /** Durable timeouts against db-scheduler, from durable.jsonl beside the JMH results if it is there. */
+    private DurableReport durable;
 
     private Report() {}
 
@@ -47,10 +49,12 @@ public final class Report {
         Files.writeString(docs.resolve("benchmarks.svg"), report.chart());
         Files.writeString(docs.resolve("benchmarks.md"), report.markdown(args[3]));
         new TimeLimitReport(Path.of(args[0])).writeChart(docs);
+        report.durable.writeChart(docs);
     }
 
     private void readJmh(Path file) throws IOException {
         jmhResults = file;
+        durable = new DurableReport(file.resolveSibling("durable.jsonl"));
         JsonMapper json = JsonMapper.builder().build();
         Path inFlightFile = file.resolveSibling("jmh-inflight.json");
         if (Files.exists(inFlightFile)) {
@@ -218,6 +222,7 @@ public final class Report {
         timeLimits.sections(sections);
         headline(md);
         timeLimits.targets(md);
+        durable.section(sections, command);
         md.append(sections);
         md.append("## Reproduce\n\n```\n")
                 .append(command)
@@ -225,8 +230,11 @@ public final class Report {
                 .append(
                         "It builds the module, runs the JMH benchmarks `TimeLimitBenchmark`, `TimeLimitFloorBenchmark`, ")
                 .append("`ScheduleCancelBenchmark` and `InFlightBenchmark` (with `-prof gc`) and each ")
-                .append("`TimeLimitExperiments` and `Experiments` measurement in a fresh JVM per timer, then this ")
-                .append("report. About 21 minutes on 2 cores. ")
+                .append("`TimeLimitExperiments` and `Experiments` measurement in a fresh JVM per timer, and each ")
+                .append("`DurableExperiments` measurement (durable timeouts against db-scheduler, on an embedded ")
+                .append("PostgreSQL) in a fresh JVM, then this report. About 45 minutes on 2 cores, 25 of them for ")
+                .append("the durable section; `ONLY=durable wheel-timer-benchmarks/run-benchmarks.sh` runs that ")
+                .append("section alone and puts it into this file in place of the one here. ")
                 .append("Numbers from a shared 2-core machine are noisy: compare ratios within one run, not across ")
                 .append("runs.\n");
         return md.toString();
@@ -433,7 +441,7 @@ public final class Report {
         return svg.append("</svg>\n").toString();
     }
 
-    private static String machine() {
+    static String machine() {
         String cpu = "unknown CPU";
         try {
             cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream()

@@ -1,0 +1,477 @@
+package io.wheeltimer.benchmarks;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.wheeltimer.testing.postgres.EmbeddedPostgresServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntConsumer;
+import java.util.function.IntToLongFunction;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Durable timeouts side by side with db-scheduler, one measurement per JVM:
+ * {@code java ... DurableExperiments EXPERIMENT CONTENDER} prints one JSON line for a
+ * {@link DurableContender}. Each run starts its own embedded PostgreSQL server (the same binaries and
+ * settings every time), creates a fresh database in it and the contender's table, and reaches it through
+ * a HikariCP pool of {@value #POOL_SIZE} connections, a Spring {@link DataSourceTransactionManager} and a
+ * {@link CountingDataSource}. Every schedule and every cancel runs in a transaction of its own, through
+ * that manager, as an application's would (placing an order schedules its payment deadline; paying it
+ * cancels it).
+ *
+ * <ul>
+ *   <li>{@code lateness}: 20,000 one-time timeouts whose deadlines are spread evenly over 10 s, each
+ *       scheduled at least 30 s before its deadline (4 threads schedule them; the first deadline is 30 s
+ *       after scheduling starts, later if the scheduling rate measured in the warm-up says the last would
+ *       otherwise be scheduled less than 30 s ahead): how late each handler started (its start, wall
+ *       clock, less the deadline), and how many times each ran;
+ *   <li>{@code payment-1}, {@code payment-4}: schedule a timeout 30 minutes ahead, then cancel it, each in
+ *       its own transaction, in a loop on 1 or 4 threads: operations (schedule + cancel) per second over
+ *       20 s after a 10 s warm-up;
+ *   <li>{@code burst}: 100,000 timeouts with one deadline, far enough ahead for all to be scheduled
+ *       before it (by the warm-up's rate, with a margin): time from that deadline until all had run, and
+ *       how many times each ran;
+ *   <li>{@code idle}: 100,000 timeouts pending an hour ahead, nothing due: the statements the contender
+ *       runs per second over 60 s (counted on the client by {@link CountingDataSource}), and per its
+ *       poll interval.
+ * </ul>
+ *
+ * <p>Lateness and burst first schedule and cancel 2,000 timeouts two hours ahead, unmeasured: a warm-up
+ * of the code and the pool, and the scheduling rate that sets how far ahead the measured ones are due.
+ * The shortest lead of a deadline over the moment its scheduling returned is reported ({@code
+ * minLeadMillis}).
+ *
+ * <p>With the environment variable {@code QUICK=1}, a smoke run: fewer timeouts, shorter windows, numbers
+ * meaningless.
+ */
+public final class DurableExperiments {
+
+    /** The pool size of every contender: room for its handler threads, its poller and 4 callers. */
+    static final int POOL_SIZE = 20;
+
+    private static final int SCHEDULING_THREADS = 4;
+    private static final Clock CLOCK = Clock.systemUTC();
+
+    private final DurableContender contender;
+    private final boolean quick;
+    private final CountingDataSource counting;
+    private final JdbcTemplate direct;
+    private final TransactionTemplate transactions;
+    private final Recorder recorder = new Recorder();
+    private DurableContender.Durable durable;
+    private volatile boolean stopping;
+
+    private DurableExperiments(DurableContender contender, boolean quick, HikariDataSource pool) {
+        this.contender = contender;
+        this.quick = quick;
+        this.counting = new CountingDataSource(pool);
+        this.direct = new JdbcTemplate(pool);
+        this.transactions = new TransactionTemplate(new DataSourceTransactionManager(counting));
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 2) {
+            throw new IllegalArgumentException(
+                    "usage: DurableExperiments lateness|payment-1|payment-4|burst|idle DURABLE|DB_SCHEDULER|DB_SCHEDULER_TUNED");
+        }
+        DurableContender contender = DurableContender.valueOf(args[1]);
+        boolean quick = "1".equals(System.getenv("QUICK"));
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("experiment", args[0]);
+        result.put("contender", contender.name());
+        result.put("quick", quick);
+        result.put("pollIntervalMillis", contender.pollInterval().toMillis());
+        try (EmbeddedPostgresServer server = EmbeddedPostgresServer.start();
+                HikariDataSource pool = pool(server, contender)) {
+            DurableExperiments run = new DurableExperiments(contender, quick, pool);
+            run.createTable();
+            run.durable = contender.start(run.counting, run.transactions.getTransactionManager(), run.recorder);
+            switch (args[0]) {
+                case "lateness" -> run.lateness(result);
+                case "payment-1" -> run.payment(1, result);
+                case "payment-4" -> run.payment(4, result);
+                case "burst" -> run.burst(result);
+                case "idle" -> run.idle(result);
+                default -> throw new IllegalArgumentException("unknown experiment " + args[0]);
+            }
+            run.durable.stop();
+        }
+        System.out.println(JsonMapper.builder().build().writeValueAsString(result));
+        System.exit(0); // a scheduler thread must not keep the JVM alive
+    }
+
+    private static HikariDataSource pool(EmbeddedPostgresServer server, DurableContender contender) {
+        String database = "bench_" + contender.name().toLowerCase(java.util.Locale.ROOT);
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl(server.createDatabase(database));
+        pool.setUsername(server.username());
+        pool.setMaximumPoolSize(POOL_SIZE);
+        pool.setPoolName("bench");
+        return pool;
+    }
+
+    /** The contender's table: the durable timer's shipped script, or db-scheduler's documented one. */
+    private void createTable() throws IOException {
+        String script;
+        if (contender == DurableContender.DURABLE) {
+            try (InputStream in =
+                    getClass().getClassLoader().getResourceAsStream("io/wheeltimer/jdbc/schema-postgresql.sql")) {
+                if (in == null) {
+                    throw new IllegalStateException(
+                            "io/wheeltimer/jdbc/schema-postgresql.sql is not on the class path");
+                }
+                script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+        } else {
+            script = DB_SCHEDULER_TABLE;
+        }
+        StringBuilder withoutComments = new StringBuilder();
+        for (String line : script.split("\n")) {
+            if (!line.strip().startsWith("--")) {
+                withoutComments.append(line).append('\n');
+            }
+        }
+        for (String statement : withoutComments.toString().split(";")) {
+            if (!statement.isBlank()) {
+                direct.execute(statement);
+            }
+        }
+    }
+
+    /**
+     * db-scheduler's table on PostgreSQL, with the columns and indexes its documentation gives for
+     * PostgreSQL (the {@code priority} column and index included, though priorities stay off).
+     */
+    private static final String DB_SCHEDULER_TABLE = """
+            CREATE TABLE scheduled_tasks (
+                task_name TEXT NOT NULL,
+                task_instance TEXT NOT NULL,
+                task_data BYTEA,
+                execution_time TIMESTAMP WITH TIME ZONE NOT NULL,
+                picked BOOLEAN NOT NULL,
+                picked_by TEXT,
+                last_success TIMESTAMP WITH TIME ZONE,
+                last_failure TIMESTAMP WITH TIME ZONE,
+                consecutive_failures INT,
+                last_heartbeat TIMESTAMP WITH TIME ZONE,
+                version BIGINT NOT NULL,
+                priority SMALLINT,
+                PRIMARY KEY (task_name, task_instance)
+            );
+            CREATE INDEX execution_time_idx ON scheduled_tasks (execution_time);
+            CREATE INDEX last_heartbeat_idx ON scheduled_tasks (last_heartbeat);
+            CREATE INDEX priority_execution_time_idx ON scheduled_tasks (priority DESC, execution_time ASC);
+            """;
+
+    // ---- the measurements ----
+
+    private void lateness(Map<String, Object> result) throws InterruptedException {
+        int count = quick ? 2_000 : 20_000;
+        long spread = quick ? 2_000 : 10_000;
+        long leadAtLeast = quick ? 10_000 : 30_000;
+        double rate = calibrate(result);
+        // The last is scheduled about count / rate after the first: each at least leadAtLeast ahead, with
+        // half as much again and a second to spare.
+        long ahead = leadAtLeast + 1_000 + Math.max(0, (long) (1.5e3 * count / rate) - spread);
+        long first = CLOCK.millis() + ahead;
+        long[] deadlines = new long[count];
+        for (int i = 0; i < count; i++) {
+            deadlines[i] = first + spread * i / count;
+        }
+        recorder.expect(deadlines);
+        long[] scheduled = scheduleAll("k", count, i -> deadlines[i]);
+        result.put("timeouts", count);
+        result.put("spreadMillis", spread);
+        result.put("firstDeadlineAfterMillis", ahead);
+        result.put("scheduleMillis", scheduled[0]);
+        result.put("minLeadMillis", scheduled[1]);
+        awaitAll(deadlines[count - 1] + TimeUnit.SECONDS.toMillis(quick ? 60 : 180));
+        long[] late = recorder.sortedLatenessMicros();
+        result.put("p50Millis", late[late.length / 2] / 1e3);
+        result.put("p99Millis", late[(int) (late.length * 0.99)] / 1e3);
+        result.put("maxMillis", late[late.length - 1] / 1e3);
+        result.put("early", Arrays.stream(late).filter(l -> l < 0).count());
+        onceCheck(result);
+    }
+
+    private void payment(int threads, Map<String, Object> result) throws InterruptedException {
+        long warmUp = quick ? 2_000 : 10_000;
+        long measure = quick ? 3_000 : 20_000;
+        recorder.expect(new long[0]);
+        LongAdder ops = new LongAdder();
+        RuntimeException[] failure = new RuntimeException[1];
+        stopping = false;
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            String prefix = "p" + t + "-";
+            Thread worker = new Thread(
+                    () -> {
+                        try {
+                            for (long n = 0; !stopping; n++) {
+                                String key = prefix + n;
+                                Instant deadline = Instant.ofEpochMilli(CLOCK.millis() + TimeUnit.MINUTES.toMillis(30));
+                                transactions.executeWithoutResult(s -> durable.schedule(key, deadline));
+                                transactions.executeWithoutResult(s -> durable.cancel(key));
+                                ops.increment();
+                            }
+                        } catch (RuntimeException e) {
+                            failure[0] = e;
+                        }
+                    },
+                    "payment-" + t);
+            workers.add(worker);
+            worker.start();
+        }
+        Thread.sleep(warmUp);
+        long ops0 = ops.sum();
+        long statements0 = counting.statements();
+        long t0 = System.nanoTime();
+        Thread.sleep(measure);
+        long ops1 = ops.sum();
+        long statements1 = counting.statements();
+        long t1 = System.nanoTime();
+        stopping = true;
+        for (Thread worker : workers) {
+            worker.join();
+        }
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        result.put("threads", threads);
+        result.put("warmUpMillis", warmUp);
+        result.put("measureMillis", measure);
+        result.put("operations", ops1 - ops0);
+        result.put("opsPerSecond", (ops1 - ops0) / ((t1 - t0) / 1e9));
+        // Its polls included: a few over the window, against thousands of operations.
+        result.put("statementsPerOperation", (statements1 - statements0) / (double) Math.max(1, ops1 - ops0));
+        result.put("leftPending", pendingRows());
+        result.put("ran", recorder.ran.sum());
+    }
+
+    private void burst(Map<String, Object> result) throws InterruptedException {
+        int count = quick ? 5_000 : 100_000;
+        double rate = calibrate(result);
+        long ahead = Math.max(quick ? 5_000 : 20_000, (long) (1.5e3 * count / rate) + 5_000);
+        long deadline = CLOCK.millis() + ahead;
+        long[] deadlines = new long[count];
+        Arrays.fill(deadlines, deadline);
+        recorder.expect(deadlines);
+        long[] scheduled = scheduleAll("k", count, i -> deadline);
+        result.put("timeouts", count);
+        result.put("deadlineAfterMillis", ahead);
+        result.put("scheduleMillis", scheduled[0]);
+        result.put("minLeadMillis", scheduled[1]);
+        awaitAll(deadline + TimeUnit.SECONDS.toMillis(quick ? 120 : 900));
+        long[] late = recorder.sortedLatenessMicros();
+        double allRan = late[late.length - 1] / 1e3;
+        result.put("firstRanMillis", late[0] / 1e3);
+        result.put("halfRanMillis", late[late.length / 2] / 1e3);
+        result.put("allRanMillis", allRan);
+        result.put("perSecond", count / (allRan / 1e3));
+        onceCheck(result);
+    }
+
+    private void idle(Map<String, Object> result) throws InterruptedException {
+        int count = quick ? 5_000 : 100_000;
+        long start = CLOCK.millis() + TimeUnit.HOURS.toMillis(1);
+        recorder.expect(new long[0]);
+        long scheduled = scheduleAll("k", count, i -> start + i * 10L)[0]; // over the next 17 min
+        long settle =
+                Math.max(quick ? 2_000 : 5_000, 2 * contender.pollInterval().toMillis());
+        Thread.sleep(settle);
+        long window = quick ? 10_000 : 60_000;
+        long statements0 = counting.statements();
+        long commits0 = counting.commits();
+        long t0 = System.nanoTime();
+        Thread.sleep(window);
+        long statements1 = counting.statements();
+        long commits1 = counting.commits();
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        double perSecond = (statements1 - statements0) / seconds;
+        result.put("pending", count);
+        result.put("scheduleMillis", scheduled);
+        result.put("windowMillis", window);
+        result.put("statements", statements1 - statements0);
+        result.put("statementsPerSecond", perSecond);
+        result.put(
+                "statementsPerPollInterval",
+                perSecond * contender.pollInterval().toMillis() / 1e3);
+        result.put("commitsPerSecond", (commits1 - commits0) / seconds);
+        result.put("stillPending", pendingRows());
+        result.put("ran", recorder.ran.sum());
+    }
+
+    // ---- helpers ----
+
+    /**
+     * Schedules and cancels 2,000 timeouts two hours ahead on 4 threads, unmeasured (they warm up the code
+     * paths and the pool), and returns the rate at which the second 1,000 were scheduled, per second: how
+     * far ahead the measured ones must be due for all to be in before their deadlines.
+     */
+    private double calibrate(Map<String, Object> result) throws InterruptedException {
+        int half = quick ? 200 : 1_000;
+        long deadline = CLOCK.millis() + TimeUnit.HOURS.toMillis(2);
+        scheduleAll("w", half, i -> deadline);
+        long millis = Math.max(1, scheduleAll("x", half, i -> deadline)[0]); // the rate once warm
+        cancelAll("w", half);
+        cancelAll("x", half);
+        double rate = half * 1e3 / millis;
+        result.put("warmUpSchedulesPerSecond", rate);
+        return rate;
+    }
+
+    /**
+     * Schedules {@code count} timeouts (keys {@code prefix0}...) on 4 threads, each in its own transaction,
+     * {@code deadline} giving the epoch ms of each; returns the ms taken and the shortest lead, in ms,
+     * of a deadline over the moment its scheduling returned.
+     */
+    private long[] scheduleAll(String prefix, int count, IntToLongFunction deadline) throws InterruptedException {
+        long t0 = System.nanoTime();
+        AtomicLong minLead = new AtomicLong(Long.MAX_VALUE);
+        onThreads(count, i -> {
+            String key = prefix + i;
+            long at = deadline.applyAsLong(i);
+            transactions.executeWithoutResult(s -> durable.schedule(key, Instant.ofEpochMilli(at)));
+            minLead.accumulateAndGet(at - CLOCK.millis(), Math::min);
+        });
+        return new long[] {TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), minLead.get()};
+    }
+
+    private void cancelAll(String prefix, int count) throws InterruptedException {
+        onThreads(count, i -> {
+            String key = prefix + i;
+            transactions.executeWithoutResult(s -> durable.cancel(key));
+        });
+    }
+
+    /** Runs {@code action} for 0 until {@code count} on 4 threads, each taking every 4th; rethrows a failure. */
+    private static void onThreads(int count, IntConsumer action) throws InterruptedException {
+        RuntimeException[] failure = new RuntimeException[1];
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < SCHEDULING_THREADS; t++) {
+            int offset = t;
+            Thread thread = new Thread(
+                    () -> {
+                        try {
+                            for (int i = offset; i < count && failure[0] == null; i += SCHEDULING_THREADS) {
+                                action.accept(i);
+                            }
+                        } catch (RuntimeException e) {
+                            failure[0] = e;
+                        }
+                    },
+                    "caller-" + t);
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+    }
+
+    /** Waits until every expected timeout ran once, or until {@code giveUpAt} (epoch ms); then 3 s more for duplicates. */
+    private void awaitAll(long giveUpAt) throws InterruptedException {
+        while (recorder.distinct.sum() < recorder.expected() && CLOCK.millis() < giveUpAt) {
+            Thread.sleep(50);
+        }
+        Thread.sleep(3_000);
+    }
+
+    /** Exactly once: duplicates, missing, and rows left in the table. */
+    private void onceCheck(Map<String, Object> result) {
+        result.put("ran", recorder.ran.sum());
+        result.put("duplicates", recorder.duplicates());
+        result.put("missing", recorder.missing());
+        result.put("unexpected", recorder.unexpected.sum());
+        result.put("leftPending", pendingRows());
+    }
+
+    private long pendingRows() {
+        Long rows = direct.queryForObject("SELECT count(*) FROM " + contender.table(), Long.class);
+        return rows == null ? 0 : rows;
+    }
+
+    /** Records each handler start: per key {@code k<i>}, how many times it ran and how late it first started. */
+    private static final class Recorder implements DurableContender.Handler {
+        private volatile long[] deadlines = new long[0];
+        private volatile AtomicIntegerArray runs = new AtomicIntegerArray(0);
+        private volatile AtomicLongArray lateMicros = new AtomicLongArray(0);
+        final LongAdder ran = new LongAdder();
+        final LongAdder distinct = new LongAdder();
+        final LongAdder unexpected = new LongAdder();
+
+        void expect(long[] deadlinesMillis) {
+            deadlines = deadlinesMillis;
+            lateMicros = new AtomicLongArray(deadlinesMillis.length);
+            runs = new AtomicIntegerArray(deadlinesMillis.length);
+        }
+
+        int expected() {
+            return deadlines.length;
+        }
+
+        @Override
+        public void ran(String key, Instant deadline) {
+            Instant now = CLOCK.instant();
+            long nowMicros = TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + now.getNano() / 1_000;
+            ran.increment();
+            int i = key.startsWith("k") ? Integer.parseInt(key.substring(1)) : -1;
+            if (i < 0 || i >= deadlines.length) {
+                unexpected.increment();
+                return;
+            }
+            if (runs.incrementAndGet(i) == 1) {
+                lateMicros.set(i, nowMicros - deadlines[i] * 1_000);
+                distinct.increment();
+            }
+        }
+
+        long duplicates() {
+            long duplicates = 0;
+            for (int i = 0; i < runs.length(); i++) {
+                duplicates += Math.max(0, runs.get(i) - 1);
+            }
+            return duplicates;
+        }
+
+        long missing() {
+            long missing = 0;
+            for (int i = 0; i < runs.length(); i++) {
+                missing += runs.get(i) == 0 ? 1 : 0;
+            }
+            return missing;
+        }
+
+        /** The lateness of those that ran, sorted; fails if none ran. */
+        long[] sortedLatenessMicros() {
+            List<Long> ranOnes = new ArrayList<>();
+            for (int i = 0; i < runs.length(); i++) {
+                if (runs.get(i) > 0) {
+                    ranOnes.add(lateMicros.get(i));
+                }
+            }
+            if (ranOnes.isEmpty()) {
+                throw new IllegalStateException("none of the " + runs.length() + " timeouts ran");
+            }
+            return ranOnes.stream().mapToLong(Long::longValue).sorted().toArray();
+        }
+    }
+}
