@@ -37,7 +37,7 @@ class StartupLogTest {
     void flywayDoesNotWarnAboutTheH2Version(CapturedOutput output) {
         try (ConfigurableApplicationContext context = start()) {
             assertThat(output.toString())
-                    .contains("Successfully applied 1 migration")
+                    .containsPattern("Successfully applied \\d+ migrations?")
                     .doesNotContain("newer than the version Flyway has been verified with");
         }
     }

@@ -1,5 +1,6 @@
 package io.wheeltimer.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.HashedWheelTimer;
@@ -89,6 +90,18 @@ final class DurableFixture implements AutoCloseable {
                 timeout.task(),
                 timeout.key(),
                 instance);
+    }
+
+    /**
+     * Waits until the handler's one write for {@code key} is committed: a handler's transaction commits
+     * (and its timeout's row goes) just after the handler returns, so a test that saw the handler run
+     * waits for the commit before it looks at the table.
+     */
+    void awaitCommittedWrite(String key) {
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(writes(key))
+                        .as("committed writes for %s", key)
+                        .isEqualTo(1));
     }
 
     /** The rows the handlers wrote (and committed) for {@code key}. */

@@ -138,7 +138,7 @@ class DurableTimerRestartTest {
         fixture.start(fixture.builder().instanceId("same").handler(TASK, handler));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> handler.count() == 1);
-        assertThat(fixture.writes("left-behind")).isEqualTo(1);
+        fixture.awaitCommittedWrite("left-behind");
     }
 
     @Test

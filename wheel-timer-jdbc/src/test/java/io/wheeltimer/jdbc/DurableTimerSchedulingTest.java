@@ -92,7 +92,7 @@ class DurableTimerSchedulingTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> handler.count("moved-earlier") == 1);
             assertThat(handler.runs("moved-earlier").get(0).timeout().deadline())
                     .isEqualTo(deadline);
-            assertThat(fixture.writes("moved-earlier")).isEqualTo(1);
+            fixture.awaitCommittedWrite("moved-earlier");
             assertThat(durable.find(TASK, "moved-earlier")).isEmpty();
         }
 

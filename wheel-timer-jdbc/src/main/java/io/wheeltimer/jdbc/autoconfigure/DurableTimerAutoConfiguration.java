@@ -158,7 +158,8 @@ public final class DurableTimerAutoConfiguration {
                     "timer",
                     "",
                     "there is no auto-configured wheelTimer (wheel-timer.enabled=false, or the application defines"
-                            + " its own Timer), so name the HashedWheelTimer bean that fires durable timeouts;"
+                            + " its own Timer), so name the HashedWheelTimer bean that fires durable timeouts,"
+                            + " or turn durable timeouts off with wheel-timer.durable.enabled=false;"
                             + " the Timer beans are " + Arrays.toString(timers));
         }
         if (!beanFactory.containsBean(name) || !beanFactory.isTypeMatch(name, Timer.class)) {

@@ -75,10 +75,10 @@ class DurableTimerAutoConfigurationTest {
     }
 
     @Test
-    void withoutTheApplicationTaskExecutorHandlersRunOnAnExecutorOfTheirOwnNotOnTheWorker() {
+    void withNoAnnotationExecutorHandlersRunOnAnExecutorOfTheirOwnNotOnTheWorker() {
         DurableApps.runner(Database.H2)
                 .withBean(Handlers.class)
-                .withPropertyValues("wheel-timer.annotation.executor=noSuchExecutor")
+                .withPropertyValues("wheel-timer.annotation.executor=")
                 .run(context -> {
                     JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
                     awaitHolding(timer);
