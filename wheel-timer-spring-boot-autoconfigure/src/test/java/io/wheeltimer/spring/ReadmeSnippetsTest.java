@@ -6,24 +6,14 @@ import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timeout;
 import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
 import io.wheeltimer.testing.ManualTicker;
-import java.io.ByteArrayOutputStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
-import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -36,16 +26,14 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 /**
  * Keeps the README's Java snippets true: every {@code ```java} block is compiled as written (its
  * own imports, no declarations assumed) against this module's test class path, which holds the
- * core, the auto-configuration, Spring and JUnit. A snippet that is a JUnit test is run, and the
- * "More timers" configuration is started with the {@code @WheelTimeout} snippet to see where its
- * calls go.
+ * core, the auto-configuration, the Netty view, Spring (web sockets and messaging included),
+ * Lettuce, AsyncHttpClient and JUnit. The durable-timeout blocks, those importing {@code
+ * io.wheeltimer.jdbc}, are skipped here: {@code wheel-timer-jdbc}'s tests compile them, with that
+ * module's classes, and both tests check that the two shares cover every block. A snippet that is
+ * a JUnit test is run, and the "More timers" configuration is started with the
+ * {@code @WheelTimeout} snippet to see where its calls go.
  */
 class ReadmeSnippetsTest {
-
-    private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
-    private static final Pattern TOP_LEVEL_TYPE = Pattern.compile(
-            "^(?:public\\s+|abstract\\s+|final\\s+)*(?:class|interface|record|enum|@interface)\\s+(\\w+)",
-            Pattern.MULTILINE);
 
     @TempDir
     static Path dir;
@@ -54,12 +42,7 @@ class ReadmeSnippetsTest {
 
     @BeforeAll
     static void readTheSnippets() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        snippets = new ArrayList<>();
-        Matcher block = JAVA_BLOCK.matcher(readme);
-        while (block.find()) {
-            snippets.add(block.group(1));
-        }
+        snippets = ReadmeSnippets.all();
     }
 
     @Test
@@ -73,9 +56,20 @@ class ReadmeSnippetsTest {
                 .anySatisfy(s -> assertThat(s).contains("defaultCandidate = false"));
     }
 
+    /** This module compiles every block but the durable-timeout ones; wheel-timer-jdbc compiles those. */
+    @Test
+    void thisModuleAndTheJdbcModuleTogetherCompileEveryBlock() {
+        ReadmeSnippets.assertTheSharesCoverEveryBlock(snippets);
+        assertThat(ReadmeSnippets.forJdbc(snippets))
+                .as("the blocks left to wheel-timer-jdbc")
+                .hasSize(2)
+                .anySatisfy(s -> assertThat(s).contains("@DurableTimerTask"))
+                .anySatisfy(s -> assertThat(s).contains("JdbcDurableTimer.builder"));
+    }
+
     @TestFactory
     Stream<DynamicTest> everySnippetCompilesAsWritten() {
-        return snippets.stream()
+        return ReadmeSnippets.forAutoconfigure(snippets).stream()
                 .map(snippet -> DynamicTest.dynamicTest(
                         "snippet declaring " + typeNames(snippet), () -> compile(snippet, "compile")));
     }
@@ -161,55 +155,10 @@ class ReadmeSnippetsTest {
     }
 
     private static List<String> typeNames(String source) {
-        List<String> names = new ArrayList<>();
-        Matcher type = TOP_LEVEL_TYPE.matcher(source);
-        while (type.find()) {
-            names.add(type.group(1));
-        }
-        return names;
+        return ReadmeSnippets.typeNames(source);
     }
 
-    /** Compiles {@code source} as one file named after its public type (or its first type); loads the classes. */
     private static URLClassLoader compile(String source, String name) throws Exception {
-        List<String> types = typeNames(source);
-        assertThat(types).as("top-level types of the snippet:%n%s", source).isNotEmpty();
-        Matcher publicType = Pattern.compile(
-                        "^public\\s+(?:abstract\\s+|final\\s+)*(?:class|interface|record|enum)\\s+(\\w+)",
-                        Pattern.MULTILINE)
-                .matcher(source);
-        String fileName = (publicType.find() ? publicType.group(1) : types.get(0)) + ".java";
-        Path out = Files.createDirectories(dir.resolve(name + "-" + System.nanoTime()));
-        Path file = out.resolve(fileName);
-        // Imports gathered from several snippets must come before the types: move them up.
-        Files.writeString(file, importsFirst(source));
-
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        int status = javac.run(
-                null,
-                null,
-                errors,
-                "--release",
-                "17",
-                "-proc:none",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "-d",
-                out.toString(),
-                file.toString());
-        assertThat(status)
-                .as("javac of the README snippet:%n%s%n%s", source, errors.toString(StandardCharsets.UTF_8))
-                .isZero();
-        return new URLClassLoader(new URL[] {out.toUri().toURL()}, ReadmeSnippetsTest.class.getClassLoader());
-    }
-
-    private static String importsFirst(String source) {
-        StringBuilder imports = new StringBuilder();
-        StringBuilder rest = new StringBuilder();
-        Map<Boolean, List<String>> lines =
-                source.lines().collect(java.util.stream.Collectors.partitioningBy(line -> line.startsWith("import ")));
-        lines.get(true).stream().distinct().forEach(line -> imports.append(line).append('\n'));
-        lines.get(false).forEach(line -> rest.append(line).append('\n'));
-        return imports + "\n" + rest;
+        return ReadmeSnippets.compile(source, dir, name, ReadmeSnippetsTest.class.getClassLoader());
     }
 }

@@ -78,6 +78,8 @@ class DurableTimerAutoConfigurationTest {
     void withNoAnnotationExecutorHandlersRunOnAnExecutorOfTheirOwnNotOnTheWorker() {
         DurableApps.runner(Database.H2)
                 .withBean(Handlers.class)
+                // Empty: @WheelTimeout calls would run on the wheel's worker, so the handlers get an
+                // executor of their own. (A name of no bean stops startup.)
                 .withPropertyValues("wheel-timer.annotation.executor=")
                 .run(context -> {
                     JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
