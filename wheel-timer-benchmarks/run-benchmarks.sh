@@ -7,6 +7,8 @@
 #   ONLY=durable wheel-timer-benchmarks/run-benchmarks.sh    # durable timeouts against db-scheduler alone:
 #                                                            # its section of docs/benchmarks.md is replaced,
 #                                                            # the rest left as it is
+#   ONLY=heartbeat wheel-timer-benchmarks/run-benchmarks.sh  # WheelTaskScheduler against Spring's
+#                                                            # ThreadPoolTaskScheduler alone, likewise
 #   QUICK=1 wheel-timer-benchmarks/run-benchmarks.sh         # a short smoke run, numbers meaningless
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -14,8 +16,8 @@ cd "$root"
 out="$root/wheel-timer-benchmarks/target/results"
 mkdir -p "$out"
 only="${ONLY:-}"
-if [[ -n "$only" && "$only" != durable ]]; then
-    echo "ONLY=$only: leave ONLY unset to run everything, or set ONLY=durable" >&2
+if [[ -n "$only" && "$only" != durable && "$only" != heartbeat ]]; then
+    echo "ONLY=$only: leave ONLY unset to run everything, or set ONLY=durable or ONLY=heartbeat" >&2
     exit 2
 fi
 
@@ -35,6 +37,23 @@ durable_section() {
         done
     done
 }
+
+# The SockJS heartbeat pattern: WheelTaskScheduler against Spring's ThreadPoolTaskScheduler.
+heartbeat_section() {
+    local args=(-prof gc -rf json -rff "$out/jmh-heartbeat.json")
+    if [[ "${QUICK:-}" == 1 ]]; then
+        args+=(-wi 1 -w 1s -i 1 -r 1s)
+    fi
+    java -cp "$cp" org.openjdk.jmh.Main HeartbeatBenchmark "${args[@]}"
+}
+
+if [[ "$only" == heartbeat ]]; then
+    heartbeat_section
+    java -cp "$cp" io.wheeltimer.benchmarks.HeartbeatReport "$out/jmh-heartbeat.json" "$root/docs" \
+        "ONLY=heartbeat wheel-timer-benchmarks/run-benchmarks.sh"
+    echo "Wrote the TaskScheduler section of docs/benchmarks.md"
+    exit 0
+fi
 
 if [[ "$only" == durable ]]; then
     durable_section
@@ -87,6 +106,7 @@ for run in "bulk-random WHEEL_FLAT" "bulk-random WHEEL_HIERARCHICAL" "bulk-rando
         | grep '^{' | tee -a "$out/experiments.jsonl"
 done
 
+heartbeat_section
 durable_section
 
 java -cp "$cp" io.wheeltimer.benchmarks.Report "$out/jmh.json" "$out/experiments.jsonl" "$root/docs" \

@@ -71,10 +71,18 @@ final class DurableReport {
 
     /** {@code markdown} with {@code section} in place of the one between the markers, or before "Reproduce". */
     static String splice(String markdown, String section) {
-        int start = markdown.indexOf(START);
-        int end = markdown.indexOf(END);
+        return splice(markdown, START, END, section);
+    }
+
+    /**
+     * {@code markdown} with {@code section} in place of the one between {@code startMarker} and
+     * {@code endMarker}, or before "Reproduce" if there is none.
+     */
+    static String splice(String markdown, String startMarker, String endMarker, String section) {
+        int start = markdown.indexOf(startMarker);
+        int end = markdown.indexOf(endMarker);
         if (start >= 0 && end > start) {
-            String after = markdown.substring(end + END.length());
+            String after = markdown.substring(end + endMarker.length());
             return markdown.substring(0, start) + section + (after.startsWith("\n") ? after.substring(1) : after);
         }
         int reproduce = markdown.indexOf("## Reproduce\n");

@@ -35,6 +35,9 @@ public final class Report {
     /** Durable timeouts against db-scheduler, from durable.jsonl beside the JMH results if it is there. */
     private DurableReport durable;
 
+    /** WheelTaskScheduler against ThreadPoolTaskScheduler, from jmh-heartbeat.json beside the JMH results. */
+    private HeartbeatReport heartbeat;
+
     private Report() {}
 
     public static void main(String[] args) throws IOException {
@@ -55,6 +58,7 @@ public final class Report {
     private void readJmh(Path file) throws IOException {
         jmhResults = file;
         durable = new DurableReport(file.resolveSibling("durable.jsonl"));
+        heartbeat = new HeartbeatReport(file.resolveSibling("jmh-heartbeat.json"));
         JsonMapper json = JsonMapper.builder().build();
         Path inFlightFile = file.resolveSibling("jmh-inflight.json");
         if (Files.exists(inFlightFile)) {
@@ -222,6 +226,7 @@ public final class Report {
         timeLimits.sections(sections);
         headline(md);
         timeLimits.targets(md);
+        heartbeat.section(sections, command);
         durable.section(sections, command);
         md.append(sections);
         md.append("## Reproduce\n\n```\n")
@@ -229,12 +234,14 @@ public final class Report {
                 .append("\n```\n\n")
                 .append(
                         "It builds the module, runs the JMH benchmarks `TimeLimitBenchmark`, `TimeLimitFloorBenchmark`, ")
-                .append("`ScheduleCancelBenchmark` and `InFlightBenchmark` (with `-prof gc`) and each ")
+                .append("`ScheduleCancelBenchmark`, `InFlightBenchmark` and `HeartbeatBenchmark` (with `-prof gc`) ")
+                .append("and each ")
                 .append("`TimeLimitExperiments` and `Experiments` measurement in a fresh JVM per timer, and each ")
                 .append("`DurableExperiments` measurement (durable timeouts against db-scheduler, on an embedded ")
                 .append("PostgreSQL) in a fresh JVM, then this report. About 45 minutes on 2 cores, 25 of them for ")
                 .append("the durable section; `ONLY=durable wheel-timer-benchmarks/run-benchmarks.sh` runs that ")
-                .append("section alone and puts it into this file in place of the one here. ")
+                .append("section alone and puts it into this file in place of the one here, and ")
+                .append("`ONLY=heartbeat` the `TaskScheduler` section. ")
                 .append("Numbers from a shared 2-core machine are noisy: compare ratios within one run, not across ")
                 .append("runs.\n");
         return md.toString();
