@@ -31,7 +31,7 @@ class StartupLogTest {
                             .query(Long.class)
                             .single())
                     .isZero();
-            assertThat(jdbc.sql("SELECT MAX(version) FROM flyway_schema_history")
+            assertThat(jdbc.sql("SELECT MAX(\"version\") FROM \"flyway_schema_history\"")
                             .query(String.class)
                             .single())
                     .isEqualTo("4");
