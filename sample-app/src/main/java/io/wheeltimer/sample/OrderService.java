@@ -2,6 +2,8 @@ package io.wheeltimer.sample;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.wheeltimer.jdbc.DurableTimer;
+import io.wheeltimer.jdbc.DurableTimerTask;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -9,47 +11,62 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.ErrorResponseException;
 
-/** Places and pays orders; an order not paid within the payment window cancels itself. */
+/**
+ * Places and pays orders; an order not paid within the payment window cancels itself. Its deadline is a
+ * durable timeout (task {@value #PAYMENT_DEADLINE}, key = the order id) in the orders' database:
+ * scheduled in the transaction that inserts the order, cancelled in the one that marks it paid, and
+ * fired once, on one instance, also after a restart or a crash.
+ */
 @Service
 public class OrderService {
 
     private static final Log logger = LogFactory.getLog(OrderService.class);
 
-    /** Seconds a client should wait before placing an order again when the timer refuses one. */
-    static final String RETRY_AFTER_SECONDS = "1";
+    /** The durable timeouts' task: an order's payment deadline. */
+    static final String PAYMENT_DEADLINE = "order-payment";
 
     private final OrderStore store;
-    private final PaymentDeadlines deadlines;
+    private final DurableTimer deadlines;
     private final PaymentProvider provider;
     private final OrdersProperties properties;
     private final Clock clock;
+    private final TransactionTemplate transactions;
     private final Executor afterCharge;
+    private final Counter cancelledAtDeadline;
     private final Counter cancelledAfterFailedPayment;
 
     OrderService(
             OrderStore store,
-            PaymentDeadlines deadlines,
+            DurableTimer deadlines,
             PaymentProvider provider,
             OrdersProperties properties,
             Clock clock,
             MeterRegistry meters,
+            PlatformTransactionManager transactionManager,
             @Qualifier("applicationTaskExecutor") Executor afterCharge) {
         this.store = store;
         this.deadlines = deadlines;
         this.provider = provider;
         this.properties = properties;
         this.clock = clock;
+        this.transactions = new TransactionTemplate(transactionManager);
         this.afterCharge = afterCharge;
+        this.cancelledAtDeadline = Counter.builder("orders.cancelled")
+                .tag("by", "deadline")
+                .description("Orders this instance cancelled at their payment deadline")
+                .register(meters);
         this.cancelledAfterFailedPayment = Counter.builder("orders.cancelled")
                 .tag("by", "payment")
                 .description("Orders cancelled when a payment that held them past payBy failed")
@@ -57,8 +74,7 @@ public class OrderService {
     }
 
     /**
-     * Stores the order and arms its deadline, both or neither: when the timer refuses the deadline
-     * (pending limit reached, or stopped), the insert is rolled back and the client gets 503.
+     * Stores the order and schedules its payment deadline, in one transaction: both or neither.
      *
      * @param item what was ordered, already checked
      * @return the order placed
@@ -73,21 +89,43 @@ public class OrderService {
                 now,
                 now.plus(properties.paymentWindow()));
         store.add(order);
-        try {
-            deadlines.track(order.id(), deadlines.cancelIfUnpaid(order.id()));
-        } catch (RejectedExecutionException | IllegalStateException e) {
-            throw unavailable(e);
-        }
+        deadlines.schedule(PAYMENT_DEADLINE, order.id(), order.payBy());
         return order;
+    }
+
+    /**
+     * Runs once per order whose payment deadline has passed, on one instance, in a transaction that also
+     * removes the deadline: cancels the order unless it was paid. A payment that arrived in time and is
+     * still being charged holds the order (a claim), and the order is not cancelled under it; the
+     * deadline is then scheduled again for when that claim lapses. By then the payment has marked the
+     * order paid (and cancelled the deadline), or let go of it (cancelling it, since {@code payBy} has
+     * passed), or died with its instance: then this cancels it. So every order ends paid or cancelled.
+     *
+     * @param orderId the order
+     */
+    @DurableTimerTask(PAYMENT_DEADLINE)
+    public void cancelIfUnpaid(String orderId) {
+        if (store.cancel(orderId)) {
+            afterCommit(() -> {
+                cancelledAtDeadline.increment();
+                logger.info("Order " + orderId + " was not paid in time: cancelled");
+            });
+            return;
+        }
+        // Paid or cancelled already (nothing to do), or held by a payment under way: look again when its
+        // claim lapses. One millisecond on, since durable deadlines are kept in whole milliseconds.
+        store.claimLapses(orderId)
+                .ifPresent(lapses -> deadlines.schedule(PAYMENT_DEADLINE, orderId, lapses.plusMillis(1)));
     }
 
     /**
      * Charges a pending order and marks it paid. The payment counts from when it arrives: one that
      * arrives before {@code payBy} claims the order (or gets 409 if another payment holds it), and is
      * accepted even if the provider answers after {@code payBy}; its deadline leaves the claimed order
-     * alone meanwhile. A charge that fails or times out (504) lets go of the order: pending again while
-     * its window is open, else cancelled. The order id is the charge's idempotency key, so a retry
-     * after a 504 is not charged twice.
+     * alone meanwhile. Marking the order paid and cancelling its deadline are one transaction. A charge
+     * that fails or times out (504) lets go of the order: pending again while its window is open, else
+     * cancelled. The order id is the charge's idempotency key, so a retry after a 504 is not charged
+     * twice.
      *
      * @param id the order
      * @return the order, paid; fails with a 404, 409 or 504 {@link ErrorResponseException}
@@ -116,7 +154,7 @@ public class OrderService {
                         release(id, arrived, failure);
                         throw failure instanceof CompletionException c ? c : new CompletionException(failure);
                     }
-                    if (!store.pay(id, arrived)) {
+                    if (!Boolean.TRUE.equals(transactions.execute(status -> markPaid(id, arrived)))) {
                         // Our claim lapsed (we were slower than orders.payment-timeout + 10 s) and the order was
                         // settled otherwise meanwhile: by a payment that took the same charge, or cancelled.
                         Order now = get(id);
@@ -126,22 +164,49 @@ public class OrderService {
                         }
                         throw notPayable(now, arrived);
                     }
-                    deadlines.disarm(id);
                     return order.withStatus(Order.Status.PAID);
                 },
                 afterCharge);
     }
 
+    /** In the caller's transaction: marks the order paid and cancels its deadline; false if the claim was lost. */
+    private boolean markPaid(String id, Instant arrived) {
+        if (!store.pay(id, arrived)) {
+            return false;
+        }
+        deadlines.cancel(PAYMENT_DEADLINE, id);
+        return true;
+    }
+
     /** Lets go of an order whose payment failed; a failure to do so only adds to the first one. */
     private void release(String id, Instant arrived, Throwable failure) {
         try {
-            if (store.release(id, arrived, clock.instant())) {
+            if (Boolean.TRUE.equals(transactions.execute(status -> cancelIfReleasedLate(id, arrived)))) {
                 cancelledAfterFailedPayment.increment();
                 logger.info("Order " + id + " was not paid in time (its payment failed past payBy): cancelled");
             }
         } catch (RuntimeException e) {
             failure.addSuppressed(e); // the claim lapses by itself
         }
+    }
+
+    /** In the caller's transaction: lets go of the order; if that cancelled it, cancels its deadline too. */
+    private boolean cancelIfReleasedLate(String id, Instant arrived) {
+        if (!store.release(id, arrived, clock.instant())) {
+            return false;
+        }
+        deadlines.cancel(PAYMENT_DEADLINE, id); // most likely already waiting for this claim to lapse
+        return true;
+    }
+
+    /** Runs {@code action} once the current transaction has committed. */
+    private static void afterCommit(Runnable action) {
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                action.run();
+            }
+        });
     }
 
     /**
@@ -182,15 +247,6 @@ public class OrderService {
         e.setTitle("Payment already in progress");
         e.setDetail("Another payment of order " + order.id() + " is under way; GET /orders/" + order.id()
                 + " shows how it ends.");
-        return e;
-    }
-
-    private static ErrorResponseException unavailable(RuntimeException cause) {
-        ErrorResponseException e = new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE, cause);
-        e.setTitle("Cannot take orders right now");
-        e.setDetail("The order was not placed: its payment deadline could not be scheduled (" + cause.getMessage()
-                + "). Try again later.");
-        e.getHeaders().set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
         return e;
     }
 

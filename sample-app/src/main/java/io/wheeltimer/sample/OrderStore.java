@@ -21,6 +21,9 @@ import org.springframework.stereotype.Component;
  * claimed order alone, so a payment that arrived in time is not cancelled under it. A claim older than
  * {@link OrdersProperties#paymentClaim()} is abandoned (its payment will not finish) and no longer
  * counts.
+ *
+ * <p>A cancellation records when it happened ({@code cancelled_at}), so how late a deadline was is
+ * {@code cancelled_at - pay_by}.
  */
 @Component
 class OrderStore {
@@ -63,14 +66,6 @@ class OrderStore {
         return jdbc.sql("SELECT COUNT(*) FROM orders").query(Long.class).single();
     }
 
-    /** The pending orders and their deadlines, to arm them again at startup. */
-    List<Order> pending() {
-        return jdbc.sql("SELECT id, item, status, created_at, pay_by FROM orders WHERE status = ? ORDER BY pay_by")
-                .param(PENDING)
-                .query(OrderStore::order)
-                .list();
-    }
-
     /**
      * Claims a pending order for the payment that arrived at {@code arrived}: only if it arrived before
      * {@code pay_by} and no other payment holds the order.
@@ -101,11 +96,12 @@ class OrderStore {
      * @return true if this call cancelled the order
      */
     boolean release(String id, Instant arrived, Instant now) {
-        boolean cancelled = jdbc.sql("UPDATE orders SET status = 'CANCELLED', payment_arrived_at = NULL"
-                                + " WHERE id = ? AND status = ? AND payment_arrived_at = ? AND pay_by <= ?")
-                        .params(id, PENDING, utc(arrived), utc(now))
-                        .update()
-                == 1;
+        boolean cancelled =
+                jdbc.sql("UPDATE orders SET status = 'CANCELLED', payment_arrived_at = NULL, cancelled_at = ?"
+                                        + " WHERE id = ? AND status = ? AND payment_arrived_at = ? AND pay_by <= ?")
+                                .params(utc(now), id, PENDING, utc(arrived), utc(now))
+                                .update()
+                        == 1;
         if (!cancelled) {
             jdbc.sql(
                             "UPDATE orders SET payment_arrived_at = NULL WHERE id = ? AND status = ? AND payment_arrived_at = ?")
@@ -117,23 +113,28 @@ class OrderStore {
 
     /** Cancels an order still pending that no payment holds; true if this call cancelled it. */
     boolean cancel(String id) {
-        return jdbc.sql("UPDATE orders SET status = 'CANCELLED', payment_arrived_at = NULL WHERE id = ? AND status = ?"
-                                + " AND (payment_arrived_at IS NULL OR payment_arrived_at <= ?)")
-                        .params(id, PENDING, utc(claimedBefore()))
+        Instant now = clock.instant();
+        return jdbc.sql(
+                                "UPDATE orders SET status = 'CANCELLED', payment_arrived_at = NULL, cancelled_at = ?"
+                                        + " WHERE id = ? AND status = ? AND (payment_arrived_at IS NULL OR payment_arrived_at <= ?)")
+                        .params(utc(now), id, PENDING, utc(now.minus(claim)))
                         .update()
                 == 1;
     }
 
     /**
-     * Cancels every pending order whose deadline has passed at {@code now} and that no payment holds;
-     * one query on index {@code orders_status_pay_by}.
+     * When the claim on a pending order lapses: the payment that holds it has until then to mark it
+     * paid or let it go.
+     *
+     * @return when the claim lapses; empty if the order is not pending, or no payment holds it
      */
-    int cancelOverdue(Instant now) {
-        return jdbc.sql(
-                        "UPDATE orders SET status = 'CANCELLED', payment_arrived_at = NULL"
-                                + " WHERE status = ? AND pay_by <= ? AND (payment_arrived_at IS NULL OR payment_arrived_at <= ?)")
-                .params(PENDING, utc(now), utc(now.minus(claim)))
-                .update();
+    Optional<Instant> claimLapses(String id) {
+        return jdbc.sql("SELECT payment_arrived_at FROM orders WHERE id = ? AND status = ?")
+                .params(id, PENDING)
+                .query((rs, row) -> Optional.ofNullable(rs.getObject("payment_arrived_at", OffsetDateTime.class)))
+                .optional()
+                .flatMap(arrived -> arrived)
+                .map(arrived -> arrived.toInstant().plus(claim));
     }
 
     /** Claims made before this instant have lapsed. */

@@ -9,8 +9,6 @@ import org.springframework.util.unit.DataSize;
  * Settings of the order service, under {@code orders}.
  *
  * @param paymentWindow how long an order waits for its payment before it cancels itself
- * @param recoveryInterval how often each instance cancels overdue orders whose deadline no timer holds
- *     (placed by an instance that has since gone, or before a restart)
  * @param providerLatency how long the simulated payment provider takes to answer
  * @param paymentTimeout how long a payment may take before the client gets 504
  * @param maxRequestSize the largest request body accepted; larger ones get 413
@@ -19,7 +17,6 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("orders")
 public record OrdersProperties(
         @DefaultValue("30s") Duration paymentWindow,
-        @DefaultValue("10s") Duration recoveryInterval,
         @DefaultValue("100ms") Duration providerLatency,
         @DefaultValue("2s") Duration paymentTimeout,
         @DefaultValue("4KB") DataSize maxRequestSize,
@@ -31,7 +28,8 @@ public record OrdersProperties(
     /**
      * How long a payment holds its order: {@code payment-timeout} plus {@link #CLAIM_MARGIN}. A claim
      * older than that belongs to a payment that will not finish (its instance died, or lost the
-     * database): the deadline may cancel the order, or another payment take it over.
+     * database): the deadline may cancel the order, or another payment take it over. A deadline that
+     * finds its order claimed waits for the claim to lapse.
      *
      * @return how long a claim lasts
      */

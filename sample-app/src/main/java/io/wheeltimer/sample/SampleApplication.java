@@ -8,12 +8,13 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
-import org.springframework.scheduling.annotation.EnableScheduling;
 
-/** An order service whose unpaid orders cancel themselves, on wheel-timer's {@code @WheelTimeout}. */
+/**
+ * An order service whose unpaid orders cancel themselves: each payment deadline is a durable timeout
+ * ({@code @DurableTimerTask}), kept in the orders' database and fired from the wheel.
+ */
 @SpringBootApplication
 @ConfigurationPropertiesScan
-@EnableScheduling
 public class SampleApplication {
 
     public static void main(String[] args) {

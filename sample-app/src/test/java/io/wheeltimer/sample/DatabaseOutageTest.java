@@ -30,13 +30,14 @@ import org.springframework.test.context.DynamicPropertySource;
  * server (connections drop, new ones are refused, as when a database server is stopped) and later
  * starts it again on the same port. Meanwhile every request that needs the database fails fast with
  * 503 and {@code Retry-After}, health says DOWN, and a deadline that fell in the outage cancels its
- * order once the database is back.
+ * order once the database is back (its durable timeout's run is retried every
+ * {@code wheel-timer.durable.retry-delay}).
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "orders.payment-window=10s",
-            "orders.recovery-interval=500ms",
+            "wheel-timer.durable.retry-delay=500ms",
             "wheel-timer.tick-duration=10ms",
             "spring.datasource.hikari.exception-override-class-name="
                     + "io.wheeltimer.sample.DatabaseOutageTest$H2DroppedConnections"
@@ -93,7 +94,7 @@ class DatabaseOutageTest {
         database.start();
 
         await().atMost(Api.PATIENCE).until(() -> api.get("/actuator/health").statusCode() == 200);
-        // Late, and once: the sweep cancels what the deadline could not.
+        // Late, and once: the deadline's run failed with the database and is retried until it commits.
         await().atMost(Api.PATIENCE).until(() -> api.status(id).equals("CANCELLED"));
         assertThat(cancelled()).isEqualTo(cancelledBefore + 1);
         assertThat(api.post("/orders", "{\"item\": \"after the outage\"}").statusCode())

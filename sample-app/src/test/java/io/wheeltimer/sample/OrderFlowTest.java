@@ -5,6 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.wheeltimer.jdbc.DurableTimer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,17 +15,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The order flow over real HTTP, with a payment window of 1 s and a 10 ms tick: a paid order stays
- * paid, an unpaid one cancels itself, the timer's endpoint and meters show both, and bad input gets
- * problem details.
+ * paid (its durable deadline cancelled), an unpaid one cancels itself at its deadline, the endpoint and
+ * the durable meters show both, and bad input gets problem details.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -39,13 +42,19 @@ class OrderFlowTest {
     @LocalServerPort
     int port;
 
+    @Autowired
+    DurableTimer deadlines;
+
+    @Autowired
+    MeterRegistry meters;
+
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
     void unpaidOrderCancelsItselfAndAPaidOneStaysPaid() throws Exception {
-        double scheduledBefore = meter("wheel_timer_scheduled_timeouts_total");
-        double expiredBefore = meter("wheel_timer_expired_timeouts_total");
-        double cancelledBefore = meter("wheel_timer_cancelled_timeouts_total");
+        double scheduledBefore = durable("scheduled");
+        double firedBefore = durable("fired");
+        double cancelledBefore = durable("cancelled");
 
         HttpResponse<String> placed = post("/orders", "{\"item\": \"book\"}");
         assertThat(placed.statusCode()).isEqualTo(201);
@@ -55,38 +64,43 @@ class OrderFlowTest {
         assertThat(unpaid.<String>read("$.item")).isEqualTo("book");
         assertThat(unpaid.<String>read("$.status")).isEqualTo("PENDING_PAYMENT");
         Instant createdAt = Instant.parse(unpaid.read("$.createdAt"));
-        assertThat(Instant.parse(unpaid.<String>read("$.payBy"))).isEqualTo(createdAt.plus(WINDOW));
+        Instant payBy = Instant.parse(unpaid.<String>read("$.payBy"));
+        assertThat(payBy).isEqualTo(createdAt.plus(WINDOW));
+        // Its deadline is a durable timeout, in the orders' database, due at payBy (in milliseconds).
+        assertThat(deadlines.find("order-payment", unpaidId))
+                .hasValueSatisfying(
+                        deadline -> assertThat(deadline.deadline()).isEqualTo(payBy.truncatedTo(ChronoUnit.MILLIS)));
 
         String paidId = JsonPath.read(post("/orders", "{\"item\": \"pen\"}").body(), "$.id");
         HttpResponse<String> paid = post("/orders/" + paidId + "/payment", "");
         assertThat(paid.statusCode()).isEqualTo(200);
         assertThat(JsonPath.<String>read(paid.body(), "$.status")).isEqualTo("PAID");
+        // Paying it cancelled its deadline.
+        assertThat(deadlines.find("order-payment", paidId)).isEmpty();
 
-        // While the unpaid one waits, the endpoint lists its deadline by method, not by argument.
-        DocumentContext timer =
-                JsonPath.parse(get("/actuator/wheeltimer/wheelTimer").body());
-        List<String> tasks = timer.read("$.upcoming[*].task");
-        assertThat(tasks).contains("io.wheeltimer.sample.PaymentDeadlines.cancelIfUnpaid(String)");
-        assertThat(String.join(",", tasks)).doesNotContain(unpaidId);
+        // While the unpaid one waits, the endpoint shows the task this instance handles and holds.
+        DocumentContext endpoint = JsonPath.parse(get("/actuator/wheeltimer").body());
+        assertThat(endpoint.<List<String>>read("$.durable.tasks")).containsExactly("order-payment");
 
         await().atMost(PATIENCE)
                 .untilAsserted(() -> assertThat(status(unpaidId)).isEqualTo("CANCELLED"));
+        assertThat(deadlines.find("order-payment", unpaidId)).isEmpty();
         Thread.sleep(WINDOW.toMillis()); // well past the paid order's window too
         assertThat(status(paidId)).isEqualTo("PAID");
 
         List<String> all = JsonPath.read(get("/orders").body(), "$.orders[*].id");
         assertThat(all).contains(unpaidId, paidId);
 
-        // Two payment deadlines and the payment call's time limit (@WheelTimeLimit), which the
-        // provider's answer cancelled, as the payment cancelled the paid order's deadline.
-        assertThat(meter("wheel_timer_scheduled_timeouts_total")).isEqualTo(scheduledBefore + 3);
+        // Two deadlines scheduled, one cancelled by the payment, one fired, once.
+        assertThat(durable("scheduled")).isEqualTo(scheduledBefore + 2);
+        assertThat(durable("cancelled")).isEqualTo(cancelledBefore + 1);
         await().atMost(PATIENCE)
-                .untilAsserted(() ->
-                        assertThat(meter("wheel_timer_expired_timeouts_total")).isEqualTo(expiredBefore + 1));
-        assertThat(meter("wheel_timer_cancelled_timeouts_total")).isEqualTo(cancelledBefore + 2);
-        DocumentContext after = JsonPath.parse(get("/actuator/wheeltimer").body());
-        assertThat(after.<Integer>read("$.timers.wheelTimer.expired")).isGreaterThanOrEqualTo(1);
-        assertThat(after.<Integer>read("$.timers.wheelTimer.cancelled")).isGreaterThanOrEqualTo(1);
+                .untilAsserted(() -> assertThat(durable("fired")).isEqualTo(firedBefore + 1));
+        assertThat(meters.get("orders.cancelled")
+                        .tag("by", "deadline")
+                        .counter()
+                        .count())
+                .isGreaterThanOrEqualTo(1);
     }
 
     @Test
@@ -120,6 +134,7 @@ class OrderFlowTest {
         assertThat(health.<String>read("$.components.wheelTimer.status")).isEqualTo("UP");
         assertThat(health.<String>read("$.components.wheelTimer.details.wheelTimer.state"))
                 .isIn("INIT", "STARTED");
+        assertThat(health.<String>read("$.components.wheelTimerDurable.status")).isEqualTo("UP");
     }
 
     private static void assertProblem(HttpResponse<String> response, int status, String detailPart) {
@@ -138,13 +153,12 @@ class OrderFlowTest {
         return JsonPath.read(get("/orders/" + id).body(), "$.status");
     }
 
-    /** One sample of a meter from /actuator/prometheus (tag name="wheelTimer"). */
-    private double meter(String name) throws IOException, InterruptedException {
-        String scrape = get("/actuator/prometheus").body();
-        Matcher m = Pattern.compile("^" + name + "\\{name=\"wheelTimer\"} (\\S+)$", Pattern.MULTILINE)
-                .matcher(scrape);
-        assertThat(m.find()).as("%s in %s", name, scrape).isTrue();
-        return Double.parseDouble(m.group(1));
+    /** A counter of the payment deadlines: {@code wheel.timer.durable.<name>}, task {@code order-payment}. */
+    private double durable(String name) {
+        Counter counter = meters.find("wheel.timer.durable." + name)
+                .tag("task", "order-payment")
+                .counter();
+        return counter == null ? 0 : counter.count();
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {

@@ -5,18 +5,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.jayway.jsonpath.JsonPath;
+import io.wheeltimer.jdbc.DurableTimer;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * A payment counts from when it arrives: one that arrives before {@code payBy} is accepted even when
  * the provider answers after it, and its deadline does not cancel the order under it. One that fails
- * after {@code payBy} leaves the order cancelled, not pending for ever.
+ * after {@code payBy} leaves the order cancelled, not pending for ever; one that never finishes (its
+ * instance died holding the order) leaves it to the deadline, which cancels it once the claim lapses.
  */
 class PaymentArrivalTest {
 
@@ -27,7 +34,6 @@ class PaymentArrivalTest {
                 "orders.payment-window=2s",
                 "orders.provider-latency=3s",
                 "orders.payment-timeout=10s",
-                "orders.recovery-interval=200ms",
                 "wheel-timer.tick-duration=10ms",
                 "spring.datasource.url=jdbc:h2:file:./target/test-db/arrival-${random.uuid}"
             })
@@ -38,6 +44,9 @@ class PaymentArrivalTest {
 
         @Autowired
         PaymentProvider provider;
+
+        @Autowired
+        DurableTimer deadlines;
 
         @Test
         void aPaymentThatArrivedInTimeIsPaidAndStaysPaid() {
@@ -53,9 +62,11 @@ class PaymentArrivalTest {
             assertThat(Instant.now()).as("the provider answered after payBy").isAfter(payBy);
             assertThat(paid.statusCode()).as(paid.body()).isEqualTo(200);
             assertThat(JsonPath.<String>read(paid.body(), "$.status")).isEqualTo("PAID");
-            // Its deadline and several sweeps have passed meanwhile: none of them cancelled it.
+            // Its deadline passed meanwhile and found the order held by this payment: it did not cancel it,
+            // but waited for the claim to lapse, and the payment cancelled that wait.
             assertThat(api.status(id)).isEqualTo("PAID");
             assertThat(provider.charges()).isEqualTo(1);
+            assertThat(deadlines.find("order-payment", id)).isEmpty();
         }
     }
 
@@ -66,7 +77,6 @@ class PaymentArrivalTest {
                 "orders.payment-window=2s",
                 "orders.provider-latency=6s",
                 "orders.payment-timeout=3s",
-                "orders.recovery-interval=1h",
                 "wheel-timer.tick-duration=10ms",
                 "spring.datasource.url=jdbc:h2:file:./target/test-db/arrival-late-${random.uuid}"
             })
@@ -74,6 +84,9 @@ class PaymentArrivalTest {
 
         @LocalServerPort
         int port;
+
+        @Autowired
+        DurableTimer deadlines;
 
         @Test
         void theOrderIsCancelledAtOnceNotLeftPending() {
@@ -89,9 +102,65 @@ class PaymentArrivalTest {
             assertThat(Instant.now()).as("it timed out after payBy").isAfter(payBy);
             assertProblem(timedOut, 504, "still awaiting payment");
 
-            // No sweep within the hour: the failed payment itself cancels the overdue order.
-            await().atMost(Api.PATIENCE).until(() -> api.status(id).equals("CANCELLED"));
+            // The claim would lapse only 13 s after the payment arrived: the failed payment itself cancels the
+            // overdue order, and its deadline, which was waiting for the claim.
+            await().atMost(Duration.ofSeconds(5)).until(() -> api.status(id).equals("CANCELLED"));
+            assertThat(deadlines.find("order-payment", id)).isEmpty();
             assertProblem(api.pay(id), 409, "CANCELLED");
+        }
+    }
+
+    @Nested
+    @SpringBootTest(
+            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+            properties = {
+                "orders.payment-window=1s",
+                "orders.payment-timeout=200ms", // a claim lapses 10.2 s after its payment arrived
+                "wheel-timer.tick-duration=10ms",
+                "spring.datasource.url=jdbc:h2:file:./target/test-db/arrival-dead-${random.uuid}"
+            })
+    class WhenThePaymentThatHoldsTheOrderNeverFinishes {
+
+        @LocalServerPort
+        int port;
+
+        @Autowired
+        DurableTimer deadlines;
+
+        @Autowired
+        JdbcClient jdbc;
+
+        @Test
+        void theDeadlineWaitsForTheClaimToLapseAndThenCancelsTheOrder() {
+            Api api = new Api(port);
+            String placed = api.post("/orders", "{\"item\": \"book\"}").body();
+            String id = JsonPath.read(placed, "$.id");
+            Instant payBy = Instant.parse(JsonPath.read(placed, "$.payBy"));
+            // A payment arrived in time and claimed the order, on an instance that then died: nothing will
+            // mark the order paid or let go of it.
+            Instant arrived = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+            assertThat(arrived).isBefore(payBy);
+            jdbc.sql("UPDATE orders SET payment_arrived_at = ? WHERE id = ?")
+                    .params(arrived.atOffset(ZoneOffset.UTC), id)
+                    .update();
+            Instant lapses = arrived.plus(Duration.ofMillis(200)).plus(OrdersProperties.CLAIM_MARGIN);
+
+            // The deadline fires, leaves the claimed order alone and waits for the claim to lapse.
+            await().atMost(Api.PATIENCE)
+                    .untilAsserted(() -> assertThat(deadlines.find("order-payment", id))
+                            .hasValueSatisfying(
+                                    deadline -> assertThat(deadline.deadline()).isEqualTo(lapses.plusMillis(1))));
+            assertThat(Instant.now()).isAfter(payBy).isBefore(lapses);
+            assertThat(api.status(id)).isEqualTo("PENDING_PAYMENT");
+
+            // Once the claim has lapsed, the deadline cancels the order: not before.
+            await().atMost(Api.PATIENCE).until(() -> api.status(id).equals("CANCELLED"));
+            Instant cancelledAt = jdbc.sql("SELECT cancelled_at FROM orders WHERE id = ?")
+                    .param(id)
+                    .query((rs, row) -> rs.getObject(1, OffsetDateTime.class).toInstant())
+                    .single();
+            assertThat(cancelledAt).isAfterOrEqualTo(lapses);
+            assertThat(deadlines.find("order-payment", id)).isEmpty();
         }
     }
 }

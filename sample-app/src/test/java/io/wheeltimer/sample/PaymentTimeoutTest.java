@@ -3,16 +3,20 @@ package io.wheeltimer.sample;
 import static io.wheeltimer.sample.Api.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.jayway.jsonpath.JsonPath;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.wheeltimer.jdbc.DurableTimer;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * Issue 9 item 4 (SPEC section 8): a payment provider slower than {@code orders.payment-timeout}
- * answers 504 as a problem detail and leaves the order awaiting payment. The limit is the wheel's
- * {@code @WheelTimeLimit} on {@link PaymentProvider#charge}, which counts what it cut short.
+ * A payment provider slower than {@code orders.payment-timeout} answers 504 as a problem detail and
+ * leaves the order awaiting payment, with its durable deadline still pending, where it was. The limit is
+ * the wheel's {@code @WheelTimeLimit} on {@link PaymentProvider#charge}, which counts what it cut short.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -29,14 +33,22 @@ class PaymentTimeoutTest {
     @Autowired
     MeterRegistry meters;
 
+    @Autowired
+    DurableTimer deadlines;
+
     @Test
     void aSlowProviderIsA504AndTheOrderStaysPendingPayment() {
         Api api = new Api(port);
-        String id = api.place("book");
+        String placed = api.post("/orders", "{\"item\": \"book\"}").body();
+        String id = JsonPath.read(placed, "$.id");
+        Instant payBy = Instant.parse(JsonPath.read(placed, "$.payBy"));
 
         assertProblem(api.pay(id), 504, "still awaiting payment");
 
         assertThat(api.status(id)).isEqualTo("PENDING_PAYMENT");
+        assertThat(deadlines.find("order-payment", id))
+                .hasValueSatisfying(
+                        deadline -> assertThat(deadline.deadline()).isEqualTo(payBy.truncatedTo(ChronoUnit.MILLIS)));
         assertThat(meters.get("wheel.timer.time.limit.exceeded")
                         .tag("task", "io.wheeltimer.sample.PaymentProvider.charge(String)")
                         .counter()
