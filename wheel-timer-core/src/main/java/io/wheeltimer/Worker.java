@@ -23,8 +23,6 @@ import java.util.function.LongSupplier;
  */
 final class Worker implements Runnable {
 
-    private static final long IDLE = TimerRuntime.IDLE;
-
     private final TimerRuntime runtime;
     private final Ticker ticker;
     private final long tickNanos;
@@ -158,13 +156,15 @@ final class Worker implements Runnable {
         }
         runtime.started(startTime);
         try {
-            while (runtime.isRunning()) {
+            while (runtime.isActive()) {
                 // Read the time before taking the hand-offs: whatever was handed off before the
                 // clock reached `now` is then taken in time to fire at its own tick. A take is
                 // handed over in bounded portions, over several rounds: until it is all in the
                 // wheel nothing fires, and then the wheel advances only to the time read before
                 // that take (`reach`); what was scheduled since is taken by the next round.
-                long now = currentTick();
+                // In a grace period the wheel goes no further than its last tick.
+                long graceEnd = runtime.graceEndTick();
+                long now = Math.min(currentTick(), graceEnd);
                 if (!runtime.takingNew()) {
                     reach = now;
                 }
@@ -179,7 +179,7 @@ final class Worker implements Runnable {
                 int work = 0;
                 long t = wheel.nextEventTick();
                 for (;
-                        !taking && t <= reach && runtime.isRunning() && work < ROUND_WORK_LIMIT;
+                        !taking && t <= reach && runtime.isActive() && work < ROUND_WORK_LIMIT;
                         t = wheel.nextEventTick()) {
                     long phaseStart = phaseEnd;
                     wheel.cascadeTo(t);
@@ -197,7 +197,15 @@ final class Worker implements Runnable {
                 }
                 // Behind (a take still being handed over, the work limit cut the round short, or
                 // the wheel could only reach an earlier time): go on at once.
-                boolean behind = (taking || t <= reach || reach < now) && runtime.isRunning();
+                boolean behind = (taking || t <= reach || reach < now) && runtime.isActive();
+                // In a grace period: done once nothing more can fire by its last tick. The next
+                // event tick may still count a timeout cancelled meanwhile; the pending count does not.
+                if (graceEnd != TimingWheel.NO_TICK
+                        && !behind
+                        && !runtime.hasNewTimeouts()
+                        && (wheel.nextEventTick() > graceEnd || runtime.pending() == 0)) {
+                    runtime.graceOver();
+                }
                 if (warmTick != TimingWheel.NO_TICK && warmTick - now > warmSpan) {
                     warmTick = TimingWheel.NO_TICK; // woken before the early wake: armed again below
                 }
@@ -212,8 +220,7 @@ final class Worker implements Runnable {
                 }
                 boolean warming = warmTick != TimingWheel.NO_TICK;
                 // Spread the next block's cascade over the rounds before it (bounded work per round).
-                boolean precascading =
-                        !behind && runtime.isRunning() && precascade(roundStart + PRECASCADE_ROUND_NANOS);
+                boolean precascading = !behind && runtime.isActive() && precascade(roundStart + PRECASCADE_ROUND_NANOS);
                 long next = Math.min(wheel.nextEventTick(), wheel.nextPrecascadeTick());
                 runtime.publishTick(wheel.currentTick());
                 runtime.flushLogs(false);
@@ -238,7 +245,7 @@ final class Worker implements Runnable {
                     warmSpan = Math.min(warmLead, (wakeTick - now) / 2);
                     wakeTick -= warmSpan;
                 }
-                long wake = wakeTick > maxTick ? IDLE : wakeTick * tickNanos;
+                long wake = wakeTick > maxTick ? TimerRuntime.IDLE : wakeTick * tickNanos;
                 runtime.dueAt(wake);
                 // Repeated failures counted and not yet logged: wake for their summary line in time.
                 long flushAt = runtime.nextLogFlush();
@@ -252,12 +259,12 @@ final class Worker implements Runnable {
                 // itself. Going round for every push would keep the worker spinning on the stripes'
                 // tops under steady load, pulling the producers' cache lines away from them.
                 boolean handOffsNeedARound = wake - tickNanos > now * tickNanos && runtime.hasHandOffs();
-                if (behind || warming || handOffsNeedARound || !runtime.isRunning()) {
+                if (behind || warming || handOffsNeedARound || !runtime.isActive()) {
                     runtime.awake();
                     continue;
                 }
                 Thread.interrupted(); // a task's interrupt must not cut every later sleep short
-                if (wake == IDLE) {
+                if (wake == TimerRuntime.IDLE) {
                     ticker.sleep();
                 } else {
                     ticker.sleepUntil(startTime + wake);
@@ -273,9 +280,10 @@ final class Worker implements Runnable {
             runtime.markStopped();
         } finally {
             runtime.awake();
-            runtime.dueAt(IDLE);
+            runtime.dueAt(TimerRuntime.IDLE);
             cancelAll();
             runtime.flushLogs(true);
+            runtime.graceOver();
         }
     }
 
@@ -353,7 +361,7 @@ final class Worker implements Runnable {
             TimeoutHandle handle = (TimeoutHandle) batch[i];
             batch[i] = null;
             batchNext = i + 1;
-            if (!runtime.isRunning()) {
+            if (runtime.isStopped()) {
                 // stop() came while a task of this round ran: the rest of the round never runs.
                 runtime.cancelForStop(handle);
                 continue;
