@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * threads push; only the worker takes, everything pushed so far in one exchange; any thread may take
  * a handle it cancelled back off the top ({@link #popIfTop}).
  *
- * <p>The worker may take in bounded portions ({@link #takeAll(Consumer, int)}): a call visits at most
+ * <p>The worker may take in bounded portions ({@link #take(Consumer, int)}): a call visits at most
  * {@code limit} handles of the chain it took off the stack to put it in push order (the chain is
  * newest first, so the oldest is known only at its end), and hands over at most {@code limit} handles
  * once that is done. What it took off the stack and has not handed over yet waits, in push order,
@@ -127,7 +127,7 @@ final class TimeoutStack {
      *
      * @return the work done, as {@link #handOver}; 0 if there was nothing at all
      */
-    int takeAll(Consumer<TimeoutHandle> action, int limit) {
+    int take(Consumer<TimeoutHandle> action, int limit) {
         grab();
         return handOver(action, limit);
     }
@@ -189,7 +189,7 @@ final class TimeoutStack {
      */
     boolean takeAll(Consumer<TimeoutHandle> action) {
         boolean any = handOver(action, Integer.MAX_VALUE) > 0; // left over from bounded takes, all of it
-        return (takeAll(action, Integer.MAX_VALUE) > 0) | any;
+        return (take(action, Integer.MAX_VALUE) > 0) | any;
     }
 
     /**

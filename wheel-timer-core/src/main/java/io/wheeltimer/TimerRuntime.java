@@ -519,7 +519,7 @@ final class TimerRuntime implements TimeoutOwner {
 
     /** Worker thread: hands over at most {@code limit} timeouts cancelled in the wheel. */
     boolean takeCancelled(Consumer<TimeoutHandle> action, int limit) {
-        return cancelledTimeouts.takeAll(action, limit) > 0;
+        return cancelledTimeouts.take(action, limit) > 0;
     }
 
     /** Worker thread: whether producers handed off something (or a query) since the worker last looked. */
