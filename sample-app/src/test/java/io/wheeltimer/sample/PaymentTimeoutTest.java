@@ -10,7 +10,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * Issue 9 item 4 (SPEC section 8): a payment provider slower than {@code orders.payment-timeout}
+ * A payment provider slower than {@code orders.payment-timeout}
  * answers 504 as a problem detail and leaves the order awaiting payment. The limit is the wheel's
  * {@code @WheelTimeLimit} on {@link PaymentProvider#charge}, which counts what it cut short.
  */

@@ -15,8 +15,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * Issue 13 item 1: placing an order and arming its deadline succeed or fail together. Before the
- * fix, a refused deadline answered 500 and left the order PENDING_PAYMENT for ever.
+ * Placing an order and arming its deadline succeed or fail together: a refused deadline neither
+ * answers a bare 500 nor leaves the order PENDING_PAYMENT for ever.
  */
 class TimerRefusalTest {
 
