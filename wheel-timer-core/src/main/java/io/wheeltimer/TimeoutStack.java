@@ -20,11 +20,9 @@ import java.util.function.Consumer;
  * many short calls, not one long one.
  *
  * <p>A push writes the node's link before the compare-and-set publishes the node, so whoever sees a
- * node sees its link, and the worker never waits for a producer. (A push by exchange, which
- * publishes the node first and writes its link after, made the worker spin whenever it took a
- * stack whose producer had been preempted between the two: on a 2-core machine with two busy
- * producers that was about 30% of a core, taken from the producers, in waits of up to 15 ms.)
- * {@link #BOTTOM} ends a chain.
+ * node sees its link, and the worker never waits for a producer, not even one preempted in the
+ * middle of a push (a push that published the node first and wrote its link after would make the
+ * worker spin until that producer runs again). {@link #BOTTOM} ends a chain.
  *
  * <p>The stack of new timeouts drops, as it takes them, the handles that ended before the worker
  * took them (cancelled or withdrawn: they need nothing from the worker). It must walk the chain once
