@@ -371,9 +371,9 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
      *
      * <p>A task that holds the worker thread delays the timeouts behind it, which still fire once it
      * returns if they are due within the period; the call waits for them. An interrupt of the
-     * waiting thread, or {@link #stop()} from another thread, ends the grace period at once (the
-     * interrupt status is kept; this call then returns what that {@code stop()} left, as a second
-     * {@code stop()} would). Time is the timer's {@link Ticker}: with a
+     * waiting thread ends the grace period at once: the timer stops as by {@link #stop()}, and the
+     * interrupt status is kept. {@code stop()} from another thread ends it too; this call then
+     * returns an empty set, as a second {@code stop()} would. Time is the timer's {@link Ticker}: with a
      * {@link io.wheeltimer.testing.ManualTicker} the period passes only as the ticker is moved.
      * With a grace of zero, or on a timer that is not started, this is {@link #stop()}.
      *

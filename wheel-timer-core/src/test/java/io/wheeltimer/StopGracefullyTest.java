@@ -140,6 +140,29 @@ class StopGracefullyTest {
         }
 
         @Test
+        void anInterruptEndsThePeriodAtOnceAndIsKept() throws Exception {
+            Timeout due = schedule(timer, "due-within-the-period", 500);
+            AtomicReference<Boolean> stillInterrupted = new AtomicReference<>();
+            Future<Set<Timeout>> stopped = stopper.submit(() -> {
+                try {
+                    return timer.stopGracefully(Duration.ofSeconds(1));
+                } finally {
+                    stillInterrupted.set(Thread.currentThread().isInterrupted());
+                }
+            });
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() ->
+                            stoppingThread.get() != null && stoppingThread.get().getState() == Thread.State.WAITING);
+
+            stoppingThread.get().interrupt();
+
+            assertThat(stopped.get(30, SECONDS)).containsExactly(due);
+            assertThat(stillInterrupted).hasValue(true);
+            assertThat(ran).isEmpty();
+            assertThat(timer.state()).isEqualTo(HashedWheelTimer.State.SHUTDOWN);
+        }
+
+        @Test
         void aZeroGraceIsStop() {
             Timeout due = schedule(timer, "next-tick", 1);
 
