@@ -1,6 +1,5 @@
 package io.wheeltimer.spring;
 
-import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timer;
 import java.util.Map;
 import java.util.Set;
@@ -44,9 +43,7 @@ final class HandedOverCalls {
      * sees it no longer waiting, and closes the calls, has let it run.
      */
     boolean mayNotStart(Timer timer) {
-        return timer instanceof HashedWheelTimer wheel
-                && wheel.state() == HashedWheelTimer.State.SHUTDOWN
-                && !keptOpen.contains(timer);
+        return AnnotatedTimer.isStopped(timer) && !keptOpen.contains(timer);
     }
 
     int waiting(Timer timer) {
