@@ -42,16 +42,27 @@ final class FutureDeadline<T> implements TimerTask, BiFunction<T, Throwable, Voi
     }
 
     static <T> CompletableFuture<T> limit(Timer timer, CompletableFuture<T> future, Object value, Duration timeout) {
-        Objects.requireNonNull(future, "future must not be null");
-        Objects.requireNonNull(timeout, "timeout must not be null");
-        if (future.isDone()) {
-            return future; // as the JDK: nothing to limit, nothing scheduled
+        if (!needsDeadline(future, timeout)) {
+            return future;
         }
         FutureDeadline<T> deadline = new FutureDeadline<>(future, onExpiry(value, timeout));
         deadline.timeout = timer.newTimeout(deadline, timeout);
         // Runs at once if the future completed meanwhile: the timeout is cancelled either way.
         future.handle(deadline);
         return future;
+    }
+
+    /**
+     * The argument checks of every {@code orTimeout} and {@code completeOnTimeout}, and whether the
+     * future needs a deadline: a future that is already complete is returned as it is, as the JDK
+     * does, with nothing scheduled.
+     *
+     * @throws NullPointerException if {@code future} or {@code timeout} is null
+     */
+    static boolean needsDeadline(CompletableFuture<?> future, Duration timeout) {
+        Objects.requireNonNull(future, "future must not be null");
+        Objects.requireNonNull(timeout, "timeout must not be null");
+        return !future.isDone();
     }
 
     @Override

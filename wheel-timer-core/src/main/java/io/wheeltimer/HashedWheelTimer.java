@@ -66,8 +66,6 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         SHUTDOWN
     }
 
-    static final System.Logger LOG = TimerRuntime.LOG;
-
     /** Default tick duration, as in Netty. */
     public static final Duration DEFAULT_TICK_DURATION = Duration.ofMillis(100);
     /** Default number of buckets per wheel, as in Netty. */
@@ -78,18 +76,13 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
     public static final boolean DEFAULT_HIERARCHICAL = true;
 
     /** How long {@link #upcoming} waits for a worker that is busy with a task. */
-    static final int UPCOMING_WAIT_SECONDS = TimerRuntime.UPCOMING_WAIT_SECONDS;
-
-    /** Repeated refusals and task failures are logged as one count per this interval. */
-    static final long REPEAT_LOG_INTERVAL_NANOS = TimerRuntime.REPEAT_LOG_INTERVAL_NANOS;
+    static final int UPCOMING_WAIT_SECONDS = 2;
 
     private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int INSTANCE_COUNT_LIMIT = 64;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
     private static final AtomicBoolean WARNED_TOO_MANY_INSTANCES = new AtomicBoolean();
     private static final Cleaner CLEANER = Cleaner.create();
-    /** Marks "run tasks on the worker thread", which needs no executor call. */
-    private static final Executor ON_WORKER = TimerRuntime.ON_WORKER;
 
     private final String name;
     private final long tickNanos;
@@ -120,7 +113,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
 
     /** A timer with the given thread factory, 100 ms ticks and 512 buckets. */
     public HashedWheelTimer(ThreadFactory threadFactory) {
-        this(threadFactory, 100, TimeUnit.MILLISECONDS);
+        this(threadFactory, DEFAULT_TICK_DURATION.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** A timer with the given thread factory and tick, and 512 buckets. */
@@ -157,7 +150,14 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
             int ticksPerWheel,
             boolean leakDetection,
             long maxPendingTimeouts) {
-        this(threadFactory, tickDuration, unit, ticksPerWheel, leakDetection, maxPendingTimeouts, ON_WORKER);
+        this(
+                threadFactory,
+                tickDuration,
+                unit,
+                ticksPerWheel,
+                leakDetection,
+                maxPendingTimeouts,
+                TimerRuntime.ON_WORKER);
     }
 
     /**
@@ -171,7 +171,8 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
      *     having been stopped
      * @param maxPendingTimeouts pending timeouts allowed before {@code newTimeout} throws
      *     {@link RejectedExecutionException}; 0 or less for no limit
-     * @param taskExecutor runs the tasks; the worker hands each due task to it
+     * @param taskExecutor runs the tasks: the worker hands it each fired {@link Timeout} itself, as
+     *     the {@code Runnable} that runs its task (see {@link Builder#taskExecutor})
      * @throws NullPointerException if {@code threadFactory}, {@code unit} or {@code taskExecutor} is null
      * @throws IllegalArgumentException if {@code tickDuration} is not positive, {@code ticksPerWheel}
      *     is out of range, or a tick times the wheel size overflows a long of nanoseconds
@@ -230,7 +231,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
                     nanos, Long.MAX_VALUE / wheelSize, wheelSize));
         }
         if (nanos < MIN_TICK_NANOS) {
-            LOG.log(
+            TimerRuntime.LOG.log(
                     System.Logger.Level.WARNING,
                     "Configured tickDuration " + nanos + " ns is shorter than 1 ms; using 1 ms");
             nanos = MIN_TICK_NANOS;
@@ -254,7 +255,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
 
         int instances = INSTANCES.incrementAndGet();
         if (instances > INSTANCE_COUNT_LIMIT && WARNED_TOO_MANY_INSTANCES.compareAndSet(false, true)) {
-            LOG.log(
+            TimerRuntime.LOG.log(
                     System.Logger.Level.ERROR,
                     "You are creating too many HashedWheelTimer instances (" + instances + " live)."
                             + " HashedWheelTimer is a shared resource that must be reused across the JVM,"
@@ -280,10 +281,10 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
 
         @Override
         public void run() {
-            if (state.getAndSet(State.SHUTDOWN.ordinal()) != State.SHUTDOWN.ordinal()) {
+            if (state.getAndSet(TimerRuntime.SHUTDOWN) != TimerRuntime.SHUTDOWN) {
                 INSTANCES.decrementAndGet();
                 if (report) {
-                    LOG.log(
+                    TimerRuntime.LOG.log(
                             System.Logger.Level.ERROR,
                             "LEAK: HashedWheelTimer {0} was garbage-collected without stop();"
                                     + " stop every timer you create",
@@ -343,13 +344,65 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
      */
     @Override
     public Set<Timeout> stop() {
-        if (Thread.currentThread() == workerThread) {
-            throw new IllegalStateException("HashedWheelTimer.stop() cannot be called from a TimerTask"
-                    + " running on the timer's worker thread");
-        }
+        checkNotOnWorker("stop()");
         Set<Timeout> unprocessed = runtime.stop();
         cleanable.clean(); // the state is SHUTDOWN now: this only unregisters the leak check
         return unprocessed;
+    }
+
+    /**
+     * Stops this timer after letting the timeouts due within {@code grace} fire: the graceful
+     * shutdown of a timer.
+     *
+     * <ul>
+     *   <li>From the call on, new timeouts are refused as after {@link #stop()}:
+     *       {@code newTimeout} throws {@link IllegalStateException}. {@link #state()} stays
+     *       {@code STARTED} until the timer stops, and cancelling still works.
+     *   <li>Every pending timeout whose deadline falls within {@code grace} from now still fires,
+     *       on time, as it would have without the call: on the worker thread, or handed to the
+     *       task executor. So does the rest of the tick in which the period ends: the wheel runs on
+     *       to the first tick boundary at or after the end of the period, and no further.
+     *   <li>Then the timer stops as by {@link #stop()}, and the timeouts that never ran are
+     *       returned, cancelled, their tasks told. It stops as soon as nothing pending is due by
+     *       that boundary, so a timer with nothing due within the period stops at once; at the
+     *       latest, at that boundary (a timeout cancelled during the period may keep it waiting
+     *       until the cancelled one's own tick while others are pending).
+     * </ul>
+     *
+     * <p>A task that holds the worker thread delays the timeouts behind it, which still fire once it
+     * returns if they are due within the period; the call waits for them. An interrupt of the
+     * waiting thread ends the grace period at once: the timer stops as by {@link #stop()}, and the
+     * interrupt status is kept. {@code stop()} from another thread ends it too; this call then
+     * returns an empty set, as a second {@code stop()} would. Time is the timer's {@link Ticker}: with a
+     * {@link io.wheeltimer.testing.ManualTicker} the period passes only as the ticker is moved.
+     * With a grace of zero, or on a timer that is not started, this is {@link #stop()}.
+     *
+     * @param grace how long from now timeouts may still fire: zero or more
+     * @return the timeouts that never ran, each now cancelled; empty on a second call
+     * @throws NullPointerException if {@code grace} is null
+     * @throws IllegalArgumentException if {@code grace} is negative
+     * @throws IllegalStateException if called from a task running on this timer's worker thread
+     */
+    // Not an overload of stop(): `executor.submit(timer::stop)` would no longer compile.
+    public Set<Timeout> stopGracefully(Duration grace) {
+        Objects.requireNonNull(grace, "grace must not be null");
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("grace must be zero or positive (a Duration >= 0), was " + grace);
+        }
+        if (grace.isZero()) {
+            return stop();
+        }
+        checkNotOnWorker("stopGracefully(Duration)");
+        Set<Timeout> unprocessed = runtime.stopGracefully(FutureDeadline.nanos(grace));
+        cleanable.clean(); // the state is SHUTDOWN now: this only unregisters the leak check
+        return unprocessed;
+    }
+
+    private void checkNotOnWorker(String method) {
+        if (Thread.currentThread() == workerThread) {
+            throw new IllegalStateException("HashedWheelTimer." + method + " cannot be called from a TimerTask"
+                    + " running on the timer's worker thread");
+        }
     }
 
     /**
@@ -381,13 +434,11 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
 
     /** One snapshot of this timer's counts; cheap enough to poll for metrics. */
     public TimerStats stats() {
-        // A timeout is counted as scheduled just after it is handed off, so in flight the worker may
-        // count it as expired first: pending is then held at zero for that instant.
         long expired = runtime.expired();
         long cancelledCount = runtime.cancelled();
         long scheduledCount = runtime.scheduled();
         return new TimerStats(
-                Math.max(scheduledCount - expired - cancelledCount, 0),
+                TimerRuntime.pending(scheduledCount, expired, cancelledCount),
                 scheduledCount,
                 expired,
                 cancelledCount,
@@ -411,7 +462,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must be >= 0, was " + limit);
         }
-        if (limit == 0 || !runtime.isRunning()) {
+        if (limit == 0 || !runtime.isActive()) {
             return List.of();
         }
         if (Thread.currentThread() == workerThread) {
@@ -445,9 +496,13 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         return worker.isHierarchical();
     }
 
-    /** The lifecycle state. */
+    /** The lifecycle state; {@code STARTED} also during the grace period of {@link #stopGracefully(Duration)}. */
     public State state() {
-        return State.values()[runtime.state()];
+        return switch (runtime.state()) {
+            case TimerRuntime.INIT -> State.INIT;
+            case TimerRuntime.SHUTDOWN -> State.SHUTDOWN;
+            default -> State.STARTED;
+        };
     }
 
     @Override
@@ -488,7 +543,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         private int ticksPerWheel = DEFAULT_TICKS_PER_WHEEL;
         private long maxPendingTimeouts;
         private boolean leakDetection = true;
-        private Executor taskExecutor = ON_WORKER;
+        private Executor taskExecutor = TimerRuntime.ON_WORKER;
         private boolean hierarchical = DEFAULT_HIERARCHICAL;
         private Ticker ticker = Ticker.system();
 
@@ -538,7 +593,21 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
             return this;
         }
 
-        /** Runs the tasks; by default they run on the worker thread. */
+        /**
+         * Runs the tasks; by default they run on the worker thread.
+         *
+         * <p>When a timeout fires, the worker hands the executor the {@link Timeout} itself: the
+         * {@code Runnable} passed to {@link Executor#execute} is always a {@code Timeout} of this
+         * timer, so an executor may look at it to decide where to run it (its {@link
+         * Timeout#task()} is the {@link TimerTask} given to {@code newTimeout}). When it fires, the
+         * timeout is already expired ({@link Timeout#isExpired()} is true, {@link Timeout#cancel()}
+         * returns false) and no longer counts as pending. Running that {@code Runnable}, on any
+         * thread and at most once, runs the task with the timeout as its argument, tells the
+         * {@linkplain HashedWheelTimer#setLatenessListener lateness listener} how late it starts, and counts the
+         * task as failed if it throws (the exception is logged, not rethrown). An executor that
+         * refuses it (throws from {@code execute}) has the task counted as failed and never run; an
+         * executor that drops it silently has it never run, uncounted.
+         */
         public Builder taskExecutor(Executor taskExecutor) {
             this.taskExecutor = Objects.requireNonNull(taskExecutor, "taskExecutor must not be null");
             return this;

@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * threads push; only the worker takes, everything pushed so far in one exchange; any thread may take
  * a handle it cancelled back off the top ({@link #popIfTop}).
  *
- * <p>The worker may take in bounded portions ({@link #takeAll(Consumer, int)}): a call visits at most
+ * <p>The worker may take in bounded portions ({@link #take(Consumer, int)}): a call visits at most
  * {@code limit} handles of the chain it took off the stack to put it in push order (the chain is
  * newest first, so the oldest is known only at its end), and hands over at most {@code limit} handles
  * once that is done. What it took off the stack and has not handed over yet waits, in push order,
@@ -20,11 +20,9 @@ import java.util.function.Consumer;
  * many short calls, not one long one.
  *
  * <p>A push writes the node's link before the compare-and-set publishes the node, so whoever sees a
- * node sees its link, and the worker never waits for a producer. (A push by exchange, which
- * publishes the node first and writes its link after, made the worker spin whenever it took a
- * stack whose producer had been preempted between the two: on a 2-core machine with two busy
- * producers that was about 30% of a core, taken from the producers, in waits of up to 15 ms.)
- * {@link #BOTTOM} ends a chain.
+ * node sees its link, and the worker never waits for a producer, not even one preempted in the
+ * middle of a push (a push that published the node first and wrote its link after would make the
+ * worker spin until that producer runs again). {@link #BOTTOM} ends a chain.
  *
  * <p>The stack of new timeouts drops, as it takes them, the handles that ended before the worker
  * took them (cancelled or withdrawn: they need nothing from the worker). It must walk the chain once
@@ -127,7 +125,7 @@ final class TimeoutStack {
      *
      * @return the work done, as {@link #handOver}; 0 if there was nothing at all
      */
-    int takeAll(Consumer<TimeoutHandle> action, int limit) {
+    int take(Consumer<TimeoutHandle> action, int limit) {
         grab();
         return handOver(action, limit);
     }
@@ -189,7 +187,7 @@ final class TimeoutStack {
      */
     boolean takeAll(Consumer<TimeoutHandle> action) {
         boolean any = handOver(action, Integer.MAX_VALUE) > 0; // left over from bounded takes, all of it
-        return (takeAll(action, Integer.MAX_VALUE) > 0) | any;
+        return (take(action, Integer.MAX_VALUE) > 0) | any;
     }
 
     /**

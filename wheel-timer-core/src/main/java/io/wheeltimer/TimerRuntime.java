@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -37,19 +36,23 @@ final class TimerRuntime implements TimeoutOwner {
     /** The logger of the timer: one name for everything it logs, whichever class logs it. */
     static final System.Logger LOG = System.getLogger("io.wheeltimer.HashedWheelTimer");
 
-    /** Lifecycle states: the ordinals of {@link HashedWheelTimer.State}. */
+    /** Lifecycle states; {@link HashedWheelTimer#state()} names them. Created, not started. */
     static final int INIT = 0;
-
+    /** The worker runs and new timeouts are accepted. */
     static final int STARTED = 1;
+    /** Stopped, or the worker died: no timeout is accepted or fires any more. */
     static final int SHUTDOWN = 2;
+    /**
+     * In the grace period of {@link #stopGracefully(long)}: new timeouts are refused, the worker runs on to
+     * {@link #graceEndTick}. Public: still {@code STARTED}.
+     */
+    static final int STOPPING = 3;
 
     /** {@link #wakeAt} while the worker runs: it looks at the hand-off stacks before it sleeps. */
     static final long AWAKE = Long.MIN_VALUE;
     /** {@link #wakeAt} while the worker sleeps with no deadline. */
     static final long IDLE = Long.MAX_VALUE;
 
-    /** How long {@link #upcoming} waits for a worker that is busy with a task. */
-    static final int UPCOMING_WAIT_SECONDS = 2;
     /** Repeated refusals and task failures are logged as one count per this interval. */
     static final long REPEAT_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
     /** Stripes of the new timeouts (a power of two). */
@@ -77,6 +80,14 @@ final class TimerRuntime implements TimeoutOwner {
     final AtomicInteger state = new AtomicInteger(INIT);
 
     private final CountDownLatch startedLatch = new CountDownLatch(1);
+    /**
+     * The last tick the worker processes while {@link #STOPPING}: the first boundary at or after the
+     * end of the grace period. {@link TimingWheel#NO_TICK} until {@link #stopGracefully(long)} sets it, once.
+     */
+    private final AtomicLong graceEndTick = new AtomicLong(TimingWheel.NO_TICK);
+    /** Counted down once the worker fired what the grace period lets fire, or ended. */
+    private final CountDownLatch graceOver = new CountDownLatch(1);
+
     private volatile long startTime;
     /** Read once per fired batch; null (the default) costs one volatile read. */
     private volatile LatenessListener latenessListener;
@@ -183,8 +194,25 @@ final class TimerRuntime implements TimeoutOwner {
         return state.get();
     }
 
+    /** Started and accepting new timeouts. */
     boolean isRunning() {
         return state.get() == STARTED;
+    }
+
+    /** Stopped, or its worker died: nothing fires any more. */
+    boolean isStopped() {
+        return state.get() == SHUTDOWN;
+    }
+
+    /** The worker runs: started, and not stopped (accepting timeouts or in a grace period). */
+    boolean isActive() {
+        int s = state.get();
+        return s == STARTED || s == STOPPING;
+    }
+
+    /** Why a new timeout is refused in state {@code s} (not {@code STARTED}). */
+    private static String refusal(int s) {
+        return s == STOPPING ? "cannot accept new timeouts: the timer is stopping" : "cannot be started once stopped";
     }
 
     /** See {@link HashedWheelTimer#start()}. */
@@ -203,12 +231,12 @@ final class TimerRuntime implements TimeoutOwner {
             }
             // Lost to another start() (STARTED) or to stop() (SHUTDOWN): look again.
         }
-        if (s == SHUTDOWN) {
-            throw new IllegalStateException("cannot be started once stopped");
+        if (s == SHUTDOWN || s == STOPPING) {
+            throw new IllegalStateException(refusal(s));
         }
         awaitStarted();
-        if (!isRunning()) {
-            throw new IllegalStateException("cannot be started once stopped");
+        if ((s = state.get()) != STARTED) {
+            throw new IllegalStateException(refusal(s));
         }
     }
 
@@ -231,6 +259,52 @@ final class TimerRuntime implements TimeoutOwner {
     void started(long startTime) {
         this.startTime = startTime;
         startedLatch.countDown();
+    }
+
+    /**
+     * See {@link HashedWheelTimer#stopGracefully(Duration)}; not from the worker thread.
+     *
+     * @param graceNanos > 0
+     */
+    Set<Timeout> stopGracefully(long graceNanos) {
+        int s = state.get();
+        if (s == STARTED || s == STOPPING) {
+            awaitStarted(); // the start time, which the end of the grace period is measured from
+            long end = saturatedAdd(Math.max(ticker.nanoTime() - startTime, 0), graceNanos);
+            long endTick = end / tickNanos + (end % tickNanos == 0 ? 0 : 1);
+            // The first call sets the end; the state moves once the end is set, so the worker that
+            // sees STOPPING sees the end too.
+            graceEndTick.compareAndSet(TimingWheel.NO_TICK, endTick);
+            if (state.compareAndSet(STARTED, STOPPING)) {
+                ticker.wake(workerThread);
+            }
+            if (state.get() == STOPPING) {
+                awaitGraceOver();
+            }
+        }
+        return stop();
+    }
+
+    /** Waits for the worker to have fired what the grace period lets fire; an interrupt ends the wait. */
+    private void awaitGraceOver() {
+        try {
+            graceOver.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // stop now, and keep the interrupt for the caller
+        }
+    }
+
+    /**
+     * Worker thread, each round: the last tick it may process, {@link TimingWheel#NO_TICK} unless
+     * {@link #stopGracefully(long)} set the end of a grace period.
+     */
+    long graceEndTick() {
+        return graceEndTick.get();
+    }
+
+    /** Worker thread: it fired everything due up to {@link #graceEndTick()}, or it ends. */
+    void graceOver() {
+        graceOver.countDown();
     }
 
     /** Stops without the worker: it could not start, or it died. */
@@ -284,10 +358,8 @@ final class TimerRuntime implements TimeoutOwner {
      * the deadline's only object.
      */
     <T> CompletableFuture<T> limit(CompletableFuture<T> future, Object value, Duration timeout) {
-        Objects.requireNonNull(future, "future must not be null");
-        Objects.requireNonNull(timeout, "timeout must not be null");
-        if (future.isDone()) {
-            return future; // as the JDK: nothing to limit, nothing scheduled
+        if (!FutureDeadline.needsDeadline(future, timeout)) {
+            return future;
         }
         long now = admit();
         DeadlineHandle<T> handle = new DeadlineHandle<>(
@@ -332,11 +404,13 @@ final class TimerRuntime implements TimeoutOwner {
     /** Hands an admitted timeout, admitted at {@code now}, to the worker. */
     private Timeout publish(TimeoutHandle handle, long now) {
         boolean wasEmpty = ownStripe().push(handle);
-        // If stop() raced this call, either the worker took the handle on its way out (then it is in
-        // the set stop() returns) or it never will: then withdraw it, so nothing is lost.
-        if (!isRunning() && handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.WITHDRAWN)) {
+        // If a stop raced this call, either the worker took the handle (then it fires within the
+        // grace period or is in the set stop() returns) or it never will: then withdraw it, so
+        // nothing is lost.
+        int s = state.get();
+        if (s != STARTED && handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.WITHDRAWN)) {
             release();
-            throw new IllegalStateException("cannot be started once stopped");
+            throw new IllegalStateException(refusal(s));
         }
         // Counted once it is surely accepted, so that the count never goes down.
         scheduled.increment();
@@ -445,7 +519,7 @@ final class TimerRuntime implements TimeoutOwner {
 
     /** Worker thread: hands over at most {@code limit} timeouts cancelled in the wheel. */
     boolean takeCancelled(Consumer<TimeoutHandle> action, int limit) {
-        return cancelledTimeouts.takeAll(action, limit) > 0;
+        return cancelledTimeouts.take(action, limit) > 0;
     }
 
     /** Worker thread: whether producers handed off something (or a query) since the worker last looked. */
@@ -533,7 +607,7 @@ final class TimerRuntime implements TimeoutOwner {
         Throwable refusal = shutDownRefusal;
         if (refusal == null || !((ExecutorService) taskExecutor).isShutdown()) {
             try {
-                // The handle itself: a Runnable that is also the Timeout (integrations rely on it).
+                // The handle itself: the executor gets the Timeout as its Runnable (see Builder.taskExecutor).
                 taskExecutor.execute(handle);
                 return;
             } catch (Throwable t) {
@@ -615,8 +689,18 @@ final class TimerRuntime implements TimeoutOwner {
      * cancelled. Exact whenever no call is in flight.
      */
     long pending() {
-        long done = expired.get() + cancelled.sum();
-        return Math.max(scheduled.sum() - done, 0);
+        long expiredCount = expired.get();
+        long cancelledCount = cancelled.sum();
+        return pending(scheduled.sum(), expiredCount, cancelledCount);
+    }
+
+    /**
+     * Pending from the three counts, the scheduled one read last: a timeout is counted as scheduled
+     * just after it is handed off, so in flight the worker may count it as expired or cancelled
+     * first; pending is then held at zero for that instant.
+     */
+    static long pending(long scheduled, long expired, long cancelled) {
+        return Math.max(scheduled - expired - cancelled, 0);
     }
 
     /** The tick the worker has advanced to. */
@@ -627,7 +711,7 @@ final class TimerRuntime implements TimeoutOwner {
     /** How late the worker is on the work it is on or should have woken for. */
     Duration tickLag() {
         long due = dueAt;
-        if (due == IDLE || !isRunning()) {
+        if (due == IDLE || !isActive()) {
             return Duration.ZERO;
         }
         long late = ticker.nanoTime() - startTime - due;
@@ -653,13 +737,13 @@ final class TimerRuntime implements TimeoutOwner {
 
     /**
      * Not the worker thread: asks the worker for up to {@code limit} upcoming timeouts and waits for
-     * its answer, {@value #UPCOMING_WAIT_SECONDS} seconds at most; see {@link HashedWheelTimer#upcoming}.
+     * its answer, {@value HashedWheelTimer#UPCOMING_WAIT_SECONDS} seconds at most; see {@link HashedWheelTimer#upcoming}.
      */
     List<TimeoutInfo> upcoming(int limit) {
         UpcomingQuery query = new UpcomingQuery(limit);
         queries.add(query);
         ticker.wake(workerThread);
-        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(UPCOMING_WAIT_SECONDS);
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(HashedWheelTimer.UPCOMING_WAIT_SECONDS);
         boolean interrupted = false;
         try {
             while (true) {
@@ -671,7 +755,7 @@ final class TimerRuntime implements TimeoutOwner {
                     }
                     if (System.nanoTime() - giveUp > 0) {
                         throw new IllegalStateException("The worker thread of " + front + " has not answered within "
-                                + UPCOMING_WAIT_SECONDS + " s: a task is holding it (see tickLag)");
+                                + HashedWheelTimer.UPCOMING_WAIT_SECONDS + " s: a task is holding it (see tickLag)");
                     }
                 } catch (InterruptedException e) {
                     interrupted = true;

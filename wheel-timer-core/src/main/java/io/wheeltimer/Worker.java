@@ -23,8 +23,6 @@ import java.util.function.LongSupplier;
  */
 final class Worker implements Runnable {
 
-    private static final long IDLE = TimerRuntime.IDLE;
-
     private final TimerRuntime runtime;
     private final Ticker ticker;
     private final long tickNanos;
@@ -53,9 +51,9 @@ final class Worker implements Runnable {
     /**
      * A round pre-cascades until it has run this long (from its start), in steps of {@link
      * #PRECASCADE_STEP}, but always at least the rate that empties the bucket before its block
-     * starts ({@link TimingWheel#precascadeRate}). On cold memory (a 2-core VM, entries untouched
-     * for seconds) 8,192 entries took up to 4 ms of the worker's CPU; the rate a million entries
-     * in one bucket need with 512 buckets is under 2,000 a tick.
+     * starts ({@link TimingWheel#precascadeRate}). Bounds the round's time where a count would
+     * not: on cold memory an entry can cost microseconds to move. The rate a million entries in one
+     * bucket need with 512 buckets is under 2,000 a tick, well within 1 ms.
      */
     static final long PRECASCADE_ROUND_NANOS = 1_000_000;
     /** Entries pre-cascaded between two looks at the clock. */
@@ -77,13 +75,10 @@ final class Worker implements Runnable {
      * How long before the end of a long sleep the worker wakes at most to read the entries due
      * first ({@link TimingWheel#warm}), over as long a span after it; half the sleep if that is
      * less, and at least one tick: after seconds asleep the first full ticks otherwise run on cold
-     * caches and fall behind. Measured on a 2-core VM (a million deadlines in 100 ms after 5 s
-     * asleep, flat layout): the worst ran about 3 ticks late without an early wake, 1.3 to 1.8 with
-     * one 10 ms ahead; waking only 2 ms ahead, or waking without reading, helped less. When that VM's
-     * memory went colder (a first read cost 1.5 to 4 µs per 4 KiB page), 10 ms ahead still left the
-     * flat layout 11 to 38 ticks late; 100 ms ahead, reading the whole window, 1.6 to 1.9, and 150 or
-     * 300 ms ahead 2.7 to 4.4 (read too early, the pages went cold again); see docs/design.md,
-     * waking warm.
+     * caches and TLB and fall behind. It bounds how early the reads start: too late and they do not
+     * finish before the window (a first read can cost microseconds per 4 KiB page), too early and
+     * the pages are cold again by the window. 100 ms lets a window of a million entries be read in
+     * time on cold memory; the measurements are in docs/benchmarks.md, History.
      */
     static final long WARM_LEAD_NANOS = 100_000_000;
     /** Only a sleep longer than this (and two ticks) ends with an early wake. */
@@ -96,13 +91,12 @@ final class Worker implements Runnable {
     /**
      * A round reads ahead for about this long at most, in steps of {@link #WARM_STEP} entries, and
      * the reading goes on over back-to-back rounds, so that hand-offs and queries are served in
-     * between and no round is long however cold the memory: on that VM, after seconds untouched,
-     * the first 2,048 entries once took 15 ms (7.5 µs each, as if every page had to be brought back).
+     * between and no round is long however cold the memory (a cold entry can cost several µs).
      */
     static final long WARM_ROUND_NANOS = 1_000_000;
     /**
-     * Entries read between two looks at the clock while reading ahead: at up to 4 µs an entry when
-     * every one is on a cold page, 256 made rounds overshoot their 1 ms by as much again.
+     * Entries read between two looks at the clock while reading ahead: at a few µs an entry when
+     * every one is on a cold page, 64 keep a round within a fraction of {@link #WARM_ROUND_NANOS}.
      */
     static final int WARM_STEP = 64;
     /** Tasks loaded ahead of their dispatch ({@link #touchTasks}), a power of two. */
@@ -158,13 +152,15 @@ final class Worker implements Runnable {
         }
         runtime.started(startTime);
         try {
-            while (runtime.isRunning()) {
+            while (runtime.isActive()) {
                 // Read the time before taking the hand-offs: whatever was handed off before the
                 // clock reached `now` is then taken in time to fire at its own tick. A take is
                 // handed over in bounded portions, over several rounds: until it is all in the
                 // wheel nothing fires, and then the wheel advances only to the time read before
                 // that take (`reach`); what was scheduled since is taken by the next round.
-                long now = currentTick();
+                // In a grace period the wheel goes no further than its last tick.
+                long graceEnd = runtime.graceEndTick();
+                long now = Math.min(currentTick(), graceEnd);
                 if (!runtime.takingNew()) {
                     reach = now;
                 }
@@ -179,7 +175,7 @@ final class Worker implements Runnable {
                 int work = 0;
                 long t = wheel.nextEventTick();
                 for (;
-                        !taking && t <= reach && runtime.isRunning() && work < ROUND_WORK_LIMIT;
+                        !taking && t <= reach && runtime.isActive() && work < ROUND_WORK_LIMIT;
                         t = wheel.nextEventTick()) {
                     long phaseStart = phaseEnd;
                     wheel.cascadeTo(t);
@@ -197,7 +193,15 @@ final class Worker implements Runnable {
                 }
                 // Behind (a take still being handed over, the work limit cut the round short, or
                 // the wheel could only reach an earlier time): go on at once.
-                boolean behind = (taking || t <= reach || reach < now) && runtime.isRunning();
+                boolean behind = (taking || t <= reach || reach < now) && runtime.isActive();
+                // In a grace period: done once nothing more can fire by its last tick. The next
+                // event tick may still count a timeout cancelled meanwhile; the pending count does not.
+                if (graceEnd != TimingWheel.NO_TICK
+                        && !behind
+                        && !runtime.hasNewTimeouts()
+                        && (wheel.nextEventTick() > graceEnd || runtime.pending() == 0)) {
+                    runtime.graceOver();
+                }
                 if (warmTick != TimingWheel.NO_TICK && warmTick - now > warmSpan) {
                     warmTick = TimingWheel.NO_TICK; // woken before the early wake: armed again below
                 }
@@ -212,8 +216,7 @@ final class Worker implements Runnable {
                 }
                 boolean warming = warmTick != TimingWheel.NO_TICK;
                 // Spread the next block's cascade over the rounds before it (bounded work per round).
-                boolean precascading =
-                        !behind && runtime.isRunning() && precascade(roundStart + PRECASCADE_ROUND_NANOS);
+                boolean precascading = !behind && runtime.isActive() && precascade(roundStart + PRECASCADE_ROUND_NANOS);
                 long next = Math.min(wheel.nextEventTick(), wheel.nextPrecascadeTick());
                 runtime.publishTick(wheel.currentTick());
                 runtime.flushLogs(false);
@@ -238,7 +241,7 @@ final class Worker implements Runnable {
                     warmSpan = Math.min(warmLead, (wakeTick - now) / 2);
                     wakeTick -= warmSpan;
                 }
-                long wake = wakeTick > maxTick ? IDLE : wakeTick * tickNanos;
+                long wake = wakeTick > maxTick ? TimerRuntime.IDLE : wakeTick * tickNanos;
                 runtime.dueAt(wake);
                 // Repeated failures counted and not yet logged: wake for their summary line in time.
                 long flushAt = runtime.nextLogFlush();
@@ -252,12 +255,12 @@ final class Worker implements Runnable {
                 // itself. Going round for every push would keep the worker spinning on the stripes'
                 // tops under steady load, pulling the producers' cache lines away from them.
                 boolean handOffsNeedARound = wake - tickNanos > now * tickNanos && runtime.hasHandOffs();
-                if (behind || warming || handOffsNeedARound || !runtime.isRunning()) {
+                if (behind || warming || handOffsNeedARound || !runtime.isActive()) {
                     runtime.awake();
                     continue;
                 }
                 Thread.interrupted(); // a task's interrupt must not cut every later sleep short
-                if (wake == IDLE) {
+                if (wake == TimerRuntime.IDLE) {
                     ticker.sleep();
                 } else {
                     ticker.sleepUntil(startTime + wake);
@@ -273,9 +276,10 @@ final class Worker implements Runnable {
             runtime.markStopped();
         } finally {
             runtime.awake();
-            runtime.dueAt(IDLE);
+            runtime.dueAt(TimerRuntime.IDLE);
             cancelAll();
             runtime.flushLogs(true);
+            runtime.graceOver();
         }
     }
 
@@ -353,7 +357,7 @@ final class Worker implements Runnable {
             TimeoutHandle handle = (TimeoutHandle) batch[i];
             batch[i] = null;
             batchNext = i + 1;
-            if (!runtime.isRunning()) {
+            if (runtime.isStopped()) {
                 // stop() came while a task of this round ran: the rest of the round never runs.
                 runtime.cancelForStop(handle);
                 continue;

@@ -1094,8 +1094,8 @@ class ConcurrencyStressTest {
      * Producers schedule far-future timeouts and cancel them (some before the worker took them,
      * some after), then drop the handles. The timer must not keep them: each task becomes
      * unreachable. The 100 ms tick and the 1-hour timeouts left pending mean the worker sleeps far
-     * ahead, so this also checks that a cancel wakes it to unlink (the spec says within a tick; the
-     * test only asks for it within a generous wait).
+     * ahead, so this also checks that a cancel wakes it to unlink (the timer does so within a tick;
+     * the test only asks for it within a generous wait).
      */
     @ParameterizedTest(name = "hierarchical={0}")
     @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})

@@ -46,7 +46,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The behaviour of SPEC section 2, one test per point, failure paths included. Time is a
+ * The behaviour of the Netty-compatible timer, one test per rule, failure paths included. Time is a
  * {@link ManualTicker} wherever time is the subject; where the layout could matter a test runs for
  * both ({@code hierarchical} true and false).
  */

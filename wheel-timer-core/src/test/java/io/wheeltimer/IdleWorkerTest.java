@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * "No idle ticking" (SPEC section 2), in real time: with a 1 ms tick, Netty's worker wakes 1000
+ * No idle ticking, in real time: with a 1 ms tick, Netty's worker wakes 1000
  * times a second whatever is pending; ours sleeps until the next tick that has work. Bounds are
  * generous for a noisy 2-core CI machine.
  */

@@ -27,8 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Side by side with Netty's own {@code io.netty.util.HashedWheelTimer} (netty-common 4.2.18, test
- * scope): the code Netty users write, the same messages and exception types, and the differences
- * that SPEC section 2 asks for.
+ * scope): the code Netty users write, the same messages and exception types, and the places where
+ * this timer does better (a range check, exact counts).
  */
 class NettyCompatibilityTest {
 
@@ -187,8 +187,8 @@ class NettyCompatibilityTest {
 
     /**
      * Netty 4.2.18 does not range-check ticksPerWheel > 2^30: it fails in MathUtil.findNextPositivePowerOfTwo
-     * (AssertionError with -ea, NegativeArraySizeException without). SPEC asks for
-     * IllegalArgumentException, which we throw.
+     * (AssertionError with -ea, NegativeArraySizeException without). This timer throws
+     * IllegalArgumentException naming the value and the allowed range.
      */
     @Test
     void ticksPerWheelAboveTwoToTheThirtyIsIllegalArgumentWhereNettyFailsWorse() {
@@ -226,8 +226,8 @@ class NettyCompatibilityTest {
     }
 
     /**
-     * The difference SPEC asks for: a newTimeout refused because the timer was stopped leaves
-     * pendingTimeouts() exact. Netty 4.2.18 counts the refused call as pending forever.
+     * Exact counts: a newTimeout refused because the timer was stopped leaves pendingTimeouts()
+     * exact. Netty 4.2.18 counts the refused call as pending forever.
      */
     @Test
     void refusedNewTimeoutAfterStopLeavesPendingExactWhereNettyLeaksOne() {

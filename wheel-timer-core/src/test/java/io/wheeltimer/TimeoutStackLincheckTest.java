@@ -42,7 +42,7 @@ public class TimeoutStackLincheckTest {
     @Operation(nonParallelGroup = "worker")
     public List<Long> takeTwo() {
         List<Long> taken = new ArrayList<>();
-        stack.takeAll(handle -> taken.add(handle.deadline), 2);
+        stack.take(handle -> taken.add(handle.deadline), 2);
         return taken;
     }
 

@@ -23,7 +23,7 @@ class TimeoutStackTest {
 
     private static List<Long> takeAll(TimeoutStack stack, int limit) {
         List<Long> taken = new ArrayList<>();
-        stack.takeAll(h -> taken.add(h.deadline), limit);
+        stack.take(h -> taken.add(h.deadline), limit);
         return taken;
     }
 
@@ -50,9 +50,9 @@ class TimeoutStackTest {
         stack.push(handle(1, TimeoutHandle.CANCELLED));
 
         List<Long> taken = new ArrayList<>();
-        assertThat(stack.takeAll(h -> taken.add(h.deadline), 10)).isPositive(); // the worker looks again soon
+        assertThat(stack.take(h -> taken.add(h.deadline), 10)).isPositive(); // the worker looks again soon
         assertThat(taken).isEmpty();
-        assertThat(stack.takeAll(h -> taken.add(h.deadline), 10)).isZero();
+        assertThat(stack.take(h -> taken.add(h.deadline), 10)).isZero();
         assertThat(stack.push(handle(2, TimeoutHandle.PENDING))).isTrue(); // empty again
     }
 
@@ -154,8 +154,8 @@ class TimeoutStackTest {
         stack.push(handle(2, TimeoutHandle.CANCELLED));
         stack.push(handle(3, TimeoutHandle.PENDING));
 
-        assertThat(stack.takeAll(h -> {}, 2)).isEqualTo(2); // two visited, the oldest not reached
-        assertThat(stack.takeAll(h -> {}, 2)).isEqualTo(1 + 2); // one visited, two handed over
-        assertThat(stack.takeAll(h -> {}, 2)).isZero();
+        assertThat(stack.take(h -> {}, 2)).isEqualTo(2); // two visited, the oldest not reached
+        assertThat(stack.take(h -> {}, 2)).isEqualTo(1 + 2); // one visited, two handed over
+        assertThat(stack.take(h -> {}, 2)).isZero();
     }
 }

@@ -21,9 +21,9 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Issue 13 items 5 and 7: the body and the item are bounded, and every error (400, 404, 413, 500,
- * and Tomcat's own 400s) is a problem detail. Before: a 1 MB item was stored, {"item": 42} became
- * "42", NUL was kept, 500s were Boot's error JSON and Tomcat's 400s HTML pages.
+ * The body and the item are bounded, and every error (400, 404, 413, 500, and Tomcat's own 400s)
+ * is a problem detail: a 1 MB item is refused, {"item": 42} is not taken as "42", NUL is refused,
+ * and neither Boot's error JSON nor Tomcat's HTML pages reach the client.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,

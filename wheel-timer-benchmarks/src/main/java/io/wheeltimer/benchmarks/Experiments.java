@@ -203,7 +203,7 @@ public final class Experiments {
         timer.stop();
     }
 
-    // --- random-order bulk, lateness recording, refusals (issue 10, 8, 13) --------------------
+    // --- random-order bulk, lateness recording, refusals -------------------------------------
 
     /** bulk-random: the warm-up's first part, and the windows of its second part and of the measured run. */
     private static final int WARM_UP = 400_000;

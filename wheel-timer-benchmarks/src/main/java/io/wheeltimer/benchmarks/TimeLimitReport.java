@@ -81,7 +81,7 @@ final class TimeLimitReport {
                 : node.get(field).asDouble();
     }
 
-    /** The targets of issue 9, as a table of their own (the main table's columns are the layouts). */
+    /** The targets of the time-limit benchmarks, as a table of their own (the main table's columns are the layouts). */
     void targets(StringBuilder md) {
         if (!present) {
             return;

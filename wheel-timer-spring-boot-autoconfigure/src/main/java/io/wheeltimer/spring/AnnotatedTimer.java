@@ -1,5 +1,6 @@
 package io.wheeltimer.spring;
 
+import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timer;
 import java.util.Arrays;
 import org.springframework.beans.factory.BeanFactoryUtils;
@@ -39,6 +40,14 @@ final class AnnotatedTimer {
         this.method = method;
         this.name = name.trim();
         this.beanFactory = beanFactory;
+    }
+
+    /**
+     * Whether {@code timer} is a stopped {@link HashedWheelTimer}: why it refuses new timeouts, or
+     * why a fired call must not start. Other timers do not say.
+     */
+    static boolean isStopped(Timer timer) {
+        return timer instanceof HashedWheelTimer wheel && wheel.state() == HashedWheelTimer.State.SHUTDOWN;
     }
 
     /** Whether the annotation names its timer (else it is chosen by type). */

@@ -1,6 +1,5 @@
 package io.wheeltimer.spring;
 
-import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timeout;
 import io.wheeltimer.Timer;
 import io.wheeltimer.TimerTask;
@@ -118,9 +117,9 @@ final class DeferredCall implements TimerTask {
 
     @SuppressWarnings("try") // the scope restores the caller's context; its body need not name it
     private void runHere(Timeout timeout) throws Exception {
-        boolean stopped = timeout.timer() instanceof HashedWheelTimer t && t.state() == HashedWheelTimer.State.SHUTDOWN;
+        boolean stopped = handedOverCalls.mayNotStart(timeout.timer());
         // Only now, after the state was read: a shutdown that sees this call no longer waiting, and
-        // stops the timer, has let it run.
+        // closes the timer's calls, has let it run.
         started();
         if (result != null && result.isCancelled()) {
             return; // the caller gave up on it while it waited for a thread

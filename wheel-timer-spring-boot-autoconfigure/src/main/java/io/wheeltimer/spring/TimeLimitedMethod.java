@@ -1,6 +1,5 @@
 package io.wheeltimer.spring;
 
-import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timer;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
@@ -73,7 +72,7 @@ final class TimeLimitedMethod {
 
     /** Why the timer refused the deadline, for the caller. */
     IllegalStateException refused(Timer timer, RuntimeException cause) {
-        boolean stopped = timer instanceof HashedWheelTimer wheel && wheel.state() == HashedWheelTimer.State.SHUTDOWN;
+        boolean stopped = AnnotatedTimer.isStopped(timer);
         return new IllegalStateException(
                 "Cannot limit " + description + ": timer '" + this.timer.beanName() + "'"
                         + (stopped ? " is stopped" : " refused it: " + cause.getMessage()),

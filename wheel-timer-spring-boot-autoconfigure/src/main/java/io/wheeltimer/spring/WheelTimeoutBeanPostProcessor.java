@@ -52,11 +52,24 @@ public class WheelTimeoutBeanPostProcessor extends AnnotatedMethodPostProcessor<
 
     /**
      * How many calls of this post-processor's beans fired on {@code timer} and wait for a thread of
-     * their executor; a call that finds its timer stopped never starts, so a shutdown waits for
-     * these first.
+     * their executor; a shutdown waits for these to start.
      */
     public int callsWaitingToStart(Timer timer) {
         return handedOverCalls.waiting(timer);
+    }
+
+    /**
+     * For a shutdown: the calls of this post-processor's beans that fired on {@code timer} still
+     * start after it stops, until {@link #closeCalls}. Otherwise a call that finds its timer
+     * stopped never starts, since the context may be closed by then.
+     */
+    public void keepCallsOpen(Timer timer) {
+        handedOverCalls.keepOpen(timer);
+    }
+
+    /** Ends {@link #keepCallsOpen}: a call of {@code timer} that has not started by now never does. */
+    public void closeCalls(Timer timer) {
+        handedOverCalls.close(timer);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.wheeltimer.spring;
 
-import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timeout;
 import io.wheeltimer.Timer;
 import java.lang.reflect.Method;
@@ -38,8 +37,7 @@ final class WheelTimeoutInterceptor implements MethodInterceptor {
         try {
             timeout = timer.newTimeout(call, method.delayNanos, TimeUnit.NANOSECONDS);
         } catch (IllegalStateException e) {
-            boolean stopped =
-                    timer instanceof HashedWheelTimer wheel && wheel.state() == HashedWheelTimer.State.SHUTDOWN;
+            boolean stopped = AnnotatedTimer.isStopped(timer);
             throw new IllegalStateException(
                     "Cannot schedule " + method.description + ": " + method.timerName()
                             + (stopped ? " is stopped" : " refused it: " + e.getMessage()),

@@ -32,7 +32,8 @@ public final class WheelTimeoutTaskExecutor implements Executor {
 
     @Override
     public void execute(Runnable command) {
-        // The timer hands over the fired timeout itself, which runs its task (and counts a failure).
+        // The timer hands over the fired Timeout itself (HashedWheelTimer.Builder.taskExecutor documents
+        // it): running it runs the task, measures its lateness and counts a failure.
         if (command instanceof Timeout timeout && timeout.task() instanceof DeferredCall call) {
             call.handOver(command, fallback);
         } else {

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-/** IDE completion: the generated metadata has every SPEC key, each with a description. */
+/** IDE completion: the generated metadata has every {@code wheel-timer.*} key, each with a description. */
 class ConfigurationMetadataTest {
 
     private static final List<String> SPEC_KEYS = List.of(

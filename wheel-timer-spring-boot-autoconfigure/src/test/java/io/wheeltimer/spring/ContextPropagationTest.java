@@ -25,7 +25,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
- * SPEC section 6, context: the caller's MDC and context-propagation thread locals are captured at
+ * Context: the caller's MDC and context-propagation thread locals are captured at
  * the call, restored around the deferred run on a pooled thread, and cleared after it.
  */
 class ContextPropagationTest {

@@ -37,7 +37,7 @@ import org.springframework.context.annotation.Bean;
         properties = "management.endpoints.web.exposure.include=wheeltimer,health,prometheus")
 class HttpEndpointTest {
 
-    /** The SUMMARY fields of SPEC section 3, in the order the endpoint writes them. */
+    /** The fields of a timer's summary, in the order the endpoint writes them. */
     static final List<String> SUMMARY_FIELDS = List.of(
             "state",
             "tickDuration",
@@ -264,7 +264,7 @@ class HttpEndpointTest {
         assertThat(json.read("$._links['wheeltimer-name'].href", String.class)).endsWith("/actuator/wheeltimer/{name}");
     }
 
-    /** Issue 13, item 7: the 404 had an empty body; now an RFC 9457 problem detail. */
+    /** An unknown timer answers 404 with an RFC 9457 problem detail, not an empty body. */
     @Test
     void anUnknownTimerIsNotFoundWithAProblemDetailNamingTheKnownOnes() {
         HttpResponse<String> response = http.get("/actuator/wheeltimer/nope");

@@ -26,7 +26,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
- * SPEC section 6, observation: with Boot's observation, metrics and tracing auto-configuration
+ * Observation: with Boot's observation, metrics and tracing auto-configuration
  * (Brave bridge), a deferred run is observed as {@code wheel.timer.task}: a Micrometer timer with
  * tags {@code name}, {@code task} and {@code error}, and a span in the caller's trace.
  */

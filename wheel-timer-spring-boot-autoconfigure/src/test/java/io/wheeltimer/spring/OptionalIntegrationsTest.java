@@ -253,7 +253,7 @@ class OptionalIntegrationsTest {
     }
 
     /**
-     * SPEC 3: the meters exist "when a MeterRegistry bean exists". Here the application has a
+     * The meters exist when a MeterRegistry bean exists. Here the application has a
      * MeterRegistry bean of its own but not Boot's metrics auto-configuration (which is what binds
      * MeterBinder beans).
      */
@@ -495,8 +495,8 @@ class OptionalIntegrationsTest {
     // --- everything, with a timer declared as the Timer interface -----------------------------
 
     /**
-     * SPEC 3: "Every HashedWheelTimer bean in the context, auto-configured or not, is covered by the
-     * metrics, the endpoint and the health indicator". A timer declared the Netty way, {@code @Bean
+     * Every HashedWheelTimer bean in the context, auto-configured or not, is covered by the
+     * metrics, the endpoint and the health indicator. A timer declared the Netty way, {@code @Bean
      * Timer timer() { return new HashedWheelTimer(...); }}, makes the auto-configured one back off and
      * then is covered by nothing.
      */

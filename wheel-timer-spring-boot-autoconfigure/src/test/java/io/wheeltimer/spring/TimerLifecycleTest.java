@@ -19,7 +19,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * SPEC section 6, lifecycle, more timers and lateness: every timer bean is stopped on close, the
+ * Lifecycle, more timers and lateness: every timer bean is stopped on close, the
  * prototype {@link HashedWheelTimer.Builder} bean carries the {@code wheel-timer.*} settings, and
  * {@code wheel.timer.lateness} counts every fired timeout of every timer.
  */

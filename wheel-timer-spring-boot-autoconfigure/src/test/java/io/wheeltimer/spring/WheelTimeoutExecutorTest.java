@@ -33,7 +33,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
- * SPEC section 6, executor: where a {@link WheelTimeout @WheelTimeout} call runs (the named
+ * Where a {@link WheelTimeout @WheelTimeout} call runs (the named
  * executor, else {@code wheel-timer.annotation.executor}, else the timer's own), that a failure or a
  * refusal there is still counted by the timer, and that every returned future completes.
  */
@@ -310,7 +310,7 @@ class WheelTimeoutExecutorTest {
         }
     }
 
-    /** Issue 13, item 3: every future of a {@code @WheelTimeout} method completes. */
+    /** Every future of a {@code @WheelTimeout} method completes, whatever happens to the call. */
     @Nested
     class EveryFutureCompletes {
 
@@ -350,7 +350,7 @@ class WheelTimeoutExecutorTest {
             });
         }
 
-        /** The reproduction of issue 13, item 3: {@code wheel-timer.executor} names a refusing executor. */
+        /** {@code wheel-timer.executor} names an executor that refuses the call: its future still completes. */
         @Test
         void withTheRefusalOfTheTimersOwnExecutor() {
             runner.withBean(Jobs.class)

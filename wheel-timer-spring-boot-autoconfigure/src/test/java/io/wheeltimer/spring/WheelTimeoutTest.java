@@ -46,7 +46,7 @@ import org.springframework.core.NestedExceptionUtils;
 import org.springframework.test.util.AopTestUtils;
 
 /**
- * {@link WheelTimeout @WheelTimeout} as SPEC section 3 describes it, through the auto-configuration,
+ * {@link WheelTimeout @WheelTimeout} as its javadoc describes it, through the auto-configuration,
  * with a {@link ManualTicker} driving time (100 ms ticks). Startup validation is in
  * {@link WheelTimeoutStartupValidationTest}, parent and child contexts in
  * {@link WheelTimeoutContextHierarchyTest}.

@@ -72,12 +72,7 @@ public final class WheelTimerAutoConfiguration {
             throw new InvalidConfigurationPropertyValueException(
                     "wheel-timer.shutdown.await-termination-period", period, "must be 0s or longer");
         }
-        WheelTimeoutBeanPostProcessor calls = postProcessor.getIfUnique();
-        return new WheelTimerShutdown(
-                context,
-                period,
-                ticker.getIfUnique(Ticker::system),
-                calls != null ? calls::callsWaitingToStart : timer -> 0);
+        return new WheelTimerShutdown(context, period, ticker.getIfUnique(Ticker::system), postProcessor.getIfUnique());
     }
 
     @Configuration(proxyBeanMethods = false)
