@@ -63,7 +63,7 @@ if [[ "$only" == durable ]]; then
     exit 0
 fi
 
-# Time limits (issue 9): Timer.orTimeout beside CompletableFuture.orTimeout and Resilience4j's
+# Time limits: Timer.orTimeout beside CompletableFuture.orTimeout and Resilience4j's
 # TimeLimiter, into result files of their own, which Report finds beside jmh.json.
 limit_args=(-prof gc -rf json -rff "$out/time-limit-jmh.json")
 if [[ "${QUICK:-}" == 1 ]]; then
