@@ -124,9 +124,12 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     private final DurableTimerListener listener;
     private final long pollsPerPurge;
     private final ThrottledWarning databaseTrouble = new ThrottledWarning(log, WARN_INTERVAL_NANOS, System::nanoTime);
+    private final ThrottledWarning wheelRefusals = new ThrottledWarning(log, WARN_INTERVAL_NANOS, System::nanoTime);
 
     /** The timeouts this instance holds and has armed on the wheel. */
     private final ConcurrentMap<Id, Armed> armed = new ConcurrentHashMap<>();
+    /** Held timeouts the wheel refused to arm; each poll tries them again. */
+    private final Set<Armed> waitingForTheWheel = ConcurrentHashMap.newKeySet();
 
     private final Object tableLock = new Object();
     private volatile TimeoutTable table;
@@ -465,26 +468,45 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
             return;
         }
         Id id = new Id(timeout.task(), timeout.key());
-        Armed entry = new Armed(id, timeout, version, attempts);
+        Armed entry = new Armed(id, timeout, version, attempts, dueAt);
         Armed previous = armed.put(id, entry);
         if (previous != null) {
             previous.disarm();
         }
-        long delay = Math.max(0, dueAt - clock.millis());
+        armOnWheel(entry);
+    }
+
+    /**
+     * Arms {@code entry} (held, in {@link #armed}) on the wheel. A wheel that refuses it (at its
+     * maximum of pending timeouts, or stopping) leaves it held and waiting: every poll tries again,
+     * so the timeout fires late rather than never.
+     */
+    private void armOnWheel(Armed entry) {
+        long delay = Math.max(0, entry.dueAt - clock.millis());
         try {
             entry.wheel = timer.newTimeout(wheelTimeout -> dispatch(entry), delay, TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
-            armed.remove(id, entry);
-            log.log(
-                    System.Logger.Level.WARNING,
-                    () -> "Durable timer " + instanceId + " could not arm the timeout of task \"" + id.task
-                            + "\" for key \"" + id.key + "\" on its wheel; another instance takes it over once"
-                            + " this one stops",
+            waitingForTheWheel.add(entry);
+            wheelRefusals.report(
+                    () -> "Durable timer " + instanceId + " could not arm the timeout of task \"" + entry.id.task
+                            + "\" for key \"" + entry.id.key + "\" on its wheel; it keeps holding it and tries"
+                            + " again at every poll, every " + format(pollInterval),
                     e);
             return;
         }
-        if (armed.get(id) != entry) {
+        if (armed.get(entry.id) != entry) {
             entry.disarm(); // disarmed while being armed: whoever removed it may have missed the handle
+        }
+    }
+
+    /** On the poll thread: arms again what the wheel refused, if it is still held as it was. */
+    private void armWhatTheWheelRefused() {
+        List<Armed> refused = new ArrayList<>(waitingForTheWheel);
+        waitingForTheWheel.removeAll(refused);
+        for (Armed entry : refused) {
+            if (running && armed.get(entry.id) == entry) {
+                armOnWheel(entry);
+            }
         }
     }
 
@@ -497,6 +519,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     }
 
     private void disarmAll() {
+        waitingForTheWheel.clear();
         for (Armed entry : armed.values()) {
             if (armed.remove(entry.id, entry)) {
                 entry.disarm();
@@ -717,6 +740,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                 return;
             }
             holding = true;
+            armWhatTheWheelRefused();
             List<TimeoutTable.Row> claimed =
                     transactions.execute(status -> t.claim(instanceId, now + lookaheadMillis, now, batchSize));
             for (TimeoutTable.Row row : claimed) {
@@ -832,13 +856,17 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         final DurableTimeout timeout;
         final long version;
         final int attempts;
+        /** When it is to fire, in epoch milliseconds: its deadline, or when a failed run is retried. */
+        final long dueAt;
+
         volatile Timeout wheel;
 
-        Armed(Id id, DurableTimeout timeout, long version, int attempts) {
+        Armed(Id id, DurableTimeout timeout, long version, int attempts, long dueAt) {
             this.id = id;
             this.timeout = timeout;
             this.version = version;
             this.attempts = attempts;
+            this.dueAt = dueAt;
         }
 
         void disarm() {

@@ -3,11 +3,14 @@ package io.wheeltimer.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.wheeltimer.HashedWheelTimer;
+import io.wheeltimer.Timeout;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -61,6 +64,40 @@ class DurableTimerFailureTest {
     @AfterEach
     void stop() {
         fixture.close();
+    }
+
+    @Test
+    void aTimeoutTheWheelRefusesStaysHeldAndIsArmedAtALaterPoll() {
+        HashedWheelTimer fullWheel = HashedWheelTimer.builder()
+                .name("full-wheel")
+                .tickDuration(Duration.ofMillis(10))
+                .maxPendingTimeouts(1)
+                .build();
+        RecordingHandler handler = fixture.writingHandler("a");
+        JdbcDurableTimer durable =
+                fixture.start(JdbcDurableTimer.builder(fixture.dataSource, fixture.transactionManager, fullWheel)
+                        .tableName(fixture.table)
+                        .pollInterval(DurableFixture.POLL)
+                        .lookahead(Duration.ofSeconds(1))
+                        .lease(Duration.ofSeconds(1))
+                        .handler(TASK, handler));
+        try {
+            Timeout filler = fullWheel.newTimeout(t -> {}, 1, TimeUnit.HOURS);
+            durable.schedule(TASK, "refused", Duration.ofMillis(50));
+
+            // The wheel is full: the timeout is held here, not armed, and nothing runs.
+            await().during(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> handler.count() == 0 && durable.held() == 1);
+            assertThat(durable.find(TASK, "refused")).isPresent();
+
+            filler.cancel();
+            await().atMost(Duration.ofSeconds(10)).until(() -> handler.count("refused") == 1);
+            fixture.awaitCommittedWrite("refused");
+        } finally {
+            durable.stop();
+            fullWheel.stop();
+        }
     }
 
     @Test

@@ -81,6 +81,7 @@ class DurableTimerTransactionTest {
         durable.schedule(TASK, "marker", Duration.ofMillis(300));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> handler.count("marker") == 1);
+        fixture.awaitCommittedWrite("marker");
         assertThat(handler.count("rolled-back")).isZero();
         assertThat(durable.find(TASK, "rolled-back")).isEmpty();
         assertThat(fixture.rows()).isZero();
