@@ -109,7 +109,7 @@ final class HeartbeatReport {
         for (Scheduler spring : new Scheduler[] {Scheduler.SPRING_ONE_THREAD, Scheduler.SPRING_CPU_THREADS}) {
             for (int column = 0; column < 2; column++) {
                 double ratio = wheel[column] / cell(throughput, spring)[column];
-                target(
+                TimeLimitReport.row(
                         md,
                         "throughput, " + (column + 1) + (column == 0 ? " thread" : " threads") + ": ≥ 3 × "
                                 + label(spring),
@@ -120,7 +120,7 @@ final class HeartbeatReport {
         double wheelBytes = cell(bytes, Scheduler.WHEEL)[0];
         double fewestSpringBytes =
                 Math.min(cell(bytes, Scheduler.SPRING_ONE_THREAD)[0], cell(bytes, Scheduler.SPRING_CPU_THREADS)[0]);
-        target(
+        TimeLimitReport.row(
                 md,
                 "bytes per re-arm: ≤ 1/2 of ThreadPoolTaskScheduler's (" + Report.fmt(fewestSpringBytes) + " B)",
                 Report.fmt(wheelBytes) + " B (" + Report.fmt(wheelBytes / fewestSpringBytes) + " ×)",
@@ -135,15 +135,5 @@ final class HeartbeatReport {
             case SPRING_CPU_THREADS ->
                 "ThreadPoolTaskScheduler, " + Runtime.getRuntime().availableProcessors() + " threads (one per CPU)";
         };
-    }
-
-    private static void target(StringBuilder md, String target, String value, boolean met) {
-        md.append("| ")
-                .append(target)
-                .append(" | ")
-                .append(value)
-                .append(" | ")
-                .append(met ? "yes" : "**no**")
-                .append(" |\n");
     }
 }

@@ -114,7 +114,8 @@ final class TimeLimitReport {
         md.append('\n');
     }
 
-    private static void row(StringBuilder md, String target, String value, boolean met) {
+    /** One row of a targets table: the target, the measured value, and whether it was met. */
+    static void row(StringBuilder md, String target, String value, boolean met) {
         md.append("| ")
                 .append(target)
                 .append(" | ")
