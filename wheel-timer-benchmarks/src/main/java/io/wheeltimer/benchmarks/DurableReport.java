@@ -512,17 +512,7 @@ final class DurableReport {
                         Report.fmt(v)));
             }
         }
-        for (int k = 0; k < series.length; k++) {
-            int x = left + k * 120;
-            svg.append(String.format(
-                    Locale.ROOT,
-                    "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
-                    x,
-                    height - 30,
-                    colours[k]));
-            svg.append(
-                    String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", x + 16, height - 20, series[k]));
-        }
+        Report.legend(svg, series, colours, left, 120, height);
         Files.writeString(docs.resolve(CHART), svg.append("</svg>\n").toString());
     }
 }

@@ -434,17 +434,7 @@ public final class Report {
                     bottom + 18,
                     ALL[g].label().replace("ScheduledThreadPoolExecutor", "STPE")));
         }
-        for (int k = 0; k < series.length; k++) {
-            int x = left + k * 170;
-            svg.append(String.format(
-                    Locale.ROOT,
-                    "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
-                    x,
-                    height - 30,
-                    colours[k]));
-            svg.append(
-                    String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", x + 16, height - 20, series[k]));
-        }
+        Report.legend(svg, series, colours, left, 170, height);
         return svg.append("</svg>\n").toString();
     }
 
@@ -469,6 +459,21 @@ public final class Report {
 
     private static String ratio(double value, double netty) {
         return Double.isNaN(value) || Double.isNaN(netty) || netty == 0 ? "–" : fmt(value / netty);
+    }
+
+    /** The legend under a chart: a colour swatch and the name of each series, {@code spacing} apart. */
+    static void legend(StringBuilder svg, String[] series, String[] colours, int left, int spacing, int height) {
+        for (int k = 0; k < series.length; k++) {
+            int x = left + k * spacing;
+            svg.append(String.format(
+                    Locale.ROOT,
+                    "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
+                    x,
+                    height - 30,
+                    colours[k]));
+            svg.append(
+                    String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", x + 16, height - 20, series[k]));
+        }
     }
 
     static String fmt(double v) {
