@@ -512,9 +512,9 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
 
     // --- probes for tests and benchmarks ---------------------------------------------------
 
-    /** For tests and benchmarks: where the worker's time went. */
-    Worker.Profile profile() {
-        return worker.profile();
+    /** For tests and benchmarks ({@link WorkerProfile}): the worker. */
+    Worker worker() {
+        return worker;
     }
 
     /** For tests: the tick the worker has advanced to. */

@@ -5,8 +5,8 @@ import java.util.function.Consumer;
 /**
  * The timing wheel itself: buckets of entries indexed by tick. NOT thread safe: one thread (the
  * timer's worker) owns it. It owns no thread and reads no clock; time comes in as tick numbers
- * ({@link #advanceTo}) and deadlines as nanoseconds since the timer started, so it can be driven
- * and tested step by step.
+ * and deadlines as nanoseconds since the timer started, so it can be driven and tested step by step.
+ * There is one way to move it on, {@link #advance}: bounded, and the same for the worker and the tests.
  *
  * <p>Firing rule, the same in both layouts: an entry whose deadline is {@code D} fires at the first
  * tick {@code t} after the tick that was current when it was scheduled with {@code t * tickNanos >= D}:
@@ -145,21 +145,8 @@ final class TimingWheel {
     private long eventHint = NO_TICK;
 
     private boolean eventHintValid = true;
-    /**
-     * Hierarchical layout: level-0 buckets for the next block of W ticks, starting at {@link
-     * #stagedStart}, filled ahead of time a bounded number of entries per round ({@link #precascade})
-     * from the level-1 bucket that would otherwise cascade all at once at that tick. When the wheel
-     * reaches it, they become level 0 in O(1) (the arrays are swapped).
-     */
-    private Bucket[] staged;
-
-    private long[] stagedBits;
-    private long stagedStart = NO_TICK;
-    /** Where {@link #precascade} goes on in its source bucket, valid while that bucket's generation holds. */
-    private Bucket precascadeSource;
-
-    private int precascadeGeneration;
-    private int precascadeCursor;
+    /** Hierarchical layout: the next block's level 0, filled ahead by {@link #precascade}. */
+    private final StagedBlock staged;
     /** The entries due at the tick being processed; reused from tick to tick. */
     private Entry[] batch = new Entry[64];
 
@@ -185,6 +172,7 @@ final class TimingWheel {
         int levelCount = this.hierarchical ? (63 + wheelBits - 1) / wheelBits : 1;
         this.levels = new Bucket[levelCount][];
         this.occupied = new long[levelCount][];
+        this.staged = new StagedBlock(wheelMask);
     }
 
     /** The last tick processed; entries due at or before it have fired. */
@@ -235,35 +223,61 @@ final class TimingWheel {
     }
 
     /**
-     * Processes every tick up to and including {@code tick} at which something expires or cascades,
-     * in tick order, handing each expired entry (already removed) to {@code expired}. Does nothing
-     * if {@code tick <= currentTick()}.
-     *
-     * <p>{@code expired} may not change this wheel; it may read it ({@link #forEach}).
-     *
-     * @return {@link #nextEventTick()} after the advance
+     * What {@link #advance} hands each event tick to. The worker is the one implementation in
+     * production; tests pass a lambda for {@link #expired}.
      */
-    long advanceTo(long tick, Consumer<? super Entry> expired) {
-        for (long t = nextEventTick(); t <= tick; t = nextEventTick()) {
-            cascadeTo(t);
-            int due = takeDue(t);
-            for (int i = 0; i < due; i++) {
-                Entry e = batch[i];
-                batch[i] = null;
-                expired.accept(e);
-            }
-        }
-        return skipTo(tick);
+    interface TickSink {
+        /**
+         * The wheel has moved to {@code tick} (its current tick now) and cascaded what starts
+         * there; the entries due at it are taken next.
+         */
+        default void cascaded(long tick) {}
+
+        /**
+         * The entries due at {@code tick}, already removed from the wheel, in bucket order in {@code
+         * due[0, count)}. The wheel clears those slots when this returns. It may read the wheel
+         * ({@link #forEach}), not change it.
+         *
+         * @return whether to go on to the next event tick
+         */
+        boolean expired(long tick, Entry[] due, int count);
     }
 
     /**
-     * Moves the current tick to {@code tick}, which must be {@link #nextEventTick()}, and cascades
-     * what starts there: the first step of processing an event tick, before {@link #takeDue}.
+     * Processes, in tick order, every tick up to and including {@code tick} at which something
+     * expires or cascades, handing each to {@code sink}, until {@code limit} work is done (the
+     * entries taken due plus one per tick; at least one tick is processed when one is due) or the
+     * sink says stop. If it got through all of them, the current tick becomes {@code tick} (when
+     * that is ahead): no event lies in between, so every invariant holds.
+     *
+     * @return {@link #nextEventTick()} afterwards: at or before {@code tick} if it stopped early
      */
-    void cascadeTo(long tick) {
+    long advance(long tick, int limit, TickSink sink) {
+        long work = 0;
+        long t = nextEventTick();
+        while (t <= tick && work < limit) {
+            cascadeTo(t);
+            sink.cascaded(t);
+            int due = expireBucket(t);
+            work += due + 1;
+            boolean goOn = sink.expired(t, batch, due);
+            java.util.Arrays.fill(batch, 0, due, null);
+            t = nextEventTick();
+            if (!goOn) {
+                return t;
+            }
+        }
+        if (t > tick && tick > currentTick) {
+            currentTick = tick; // nextEventTick() is after it: the hint stays valid
+        }
+        return t;
+    }
+
+    /** Moves the current tick to {@code tick}, which is {@link #nextEventTick()}, and cascades what starts there. */
+    private void cascadeTo(long tick) {
         currentTick = tick;
         eventHintValid = false;
-        if (tick == stagedStart) {
+        if (tick == staged.start()) {
             swapStaged();
         }
         for (int level = levels.length - 1; level > 0; level--) {
@@ -271,34 +285,6 @@ final class TimingWheel {
                 cascade(level, digit(tick, level));
             }
         }
-    }
-
-    /**
-     * Removes the entries due at {@code tick} (the current tick) and puts them, in bucket order, at
-     * the start of {@link #batch()}, which grows as needed. The caller empties the slots it used.
-     *
-     * @return how many were due
-     */
-    int takeDue(long tick) {
-        return expireBucket(tick);
-    }
-
-    /** The entries {@link #takeDue} removed; only its first slots are meaningful. */
-    Entry[] batch() {
-        return batch;
-    }
-
-    /**
-     * After the events up to {@code tick} were processed: moves the current tick there if it is
-     * ahead (no event lies in between, so every invariant holds).
-     *
-     * @return {@link #nextEventTick()}
-     */
-    long skipTo(long tick) {
-        if (tick > currentTick) {
-            currentTick = tick;
-        }
-        return nextEventTick();
     }
 
     /**
@@ -311,8 +297,8 @@ final class TimingWheel {
             for (int level = 1; level < levels.length; level++) {
                 best = Math.min(best, nextCascade(level));
             }
-            if (hasStaged()) {
-                best = Math.min(best, stagedStart);
+            if (staged.hasEntries()) {
+                best = Math.min(best, staged.start());
             }
             eventHint = best;
             eventHintValid = true;
@@ -322,7 +308,7 @@ final class TimingWheel {
 
     /** Visits every entry in the wheel, in no particular order. */
     void forEach(Consumer<? super Entry> action) {
-        forEachBucketArray(staged, action);
+        forEachBucketArray(staged.buckets, action);
         for (Bucket[] level : levels) {
             forEachBucketArray(level, action);
         }
@@ -347,8 +333,8 @@ final class TimingWheel {
 
     /** Removes every entry, handing each to {@code removed}. */
     void clear(Consumer<? super Entry> removed) {
-        if (staged != null) {
-            for (Bucket bucket : staged) {
+        if (staged.buckets != null) {
+            for (Bucket bucket : staged.buckets) {
                 if (bucket != null) {
                     drain(bucket, removed);
                 }
@@ -383,43 +369,7 @@ final class TimingWheel {
         if (source == null) {
             return false;
         }
-        if (staged == null) {
-            stagedBits = new long[(wheelMask >>> 6) + 1];
-            staged = new Bucket[wheelMask + 1];
-        }
-        stagedStart = blockStart;
-        if (source != precascadeSource || source.generation != precascadeGeneration) {
-            precascadeSource = source;
-            precascadeGeneration = source.generation;
-            precascadeCursor = 0;
-        }
-        // Front to back, clearing slots as a removal does: the order within a tick is kept.
-        Entry[] entries = source.entries;
-        int i = precascadeCursor;
-        int moved = 0;
-        while (moved < budget && i < source.size) {
-            Entry e = entries[i];
-            entries[i++] = null;
-            if (e == null) {
-                continue; // a removed entry's slot
-            }
-            source.live--;
-            long dueTick = Math.max(tickOf(e.deadline), blockStart);
-            int slot = digit(dueTick, 0);
-            Bucket target = staged[slot];
-            if (target == null) {
-                target = new Bucket(0, slot, stagedBits);
-                staged[slot] = target;
-            }
-            if (target.isEmpty()) {
-                stagedBits[slot >>> 6] |= 1L << slot;
-            }
-            target.add(e);
-            target.minDeadline = Math.min(target.minDeadline, e.deadline);
-            moved++;
-        }
-        precascadeCursor = i;
-        touches += moved;
+        touches += staged.fill(source, blockStart, budget, this);
         if (source.live == 0) {
             source.size = 0;
             source.generation++;
@@ -482,13 +432,18 @@ final class TimingWheel {
         long sum = 0;
         long end = Math.min(tick + Math.min(ticks, wheelMask + 1L), maxTick + 1);
         for (long t = tick; t < end && visited < budget; t++) {
-            boolean inStaged = stagedStart != NO_TICK && t >= stagedStart;
-            long blockStart = inStaged ? stagedStart : currentTick;
+            boolean inStaged = staged.start() != NO_TICK && t >= staged.start();
+            long blockStart = inStaged ? staged.start() : currentTick;
             if (hierarchical && (t >>> wheelBits) != (blockStart >>> wheelBits)) {
                 break; // past the block in level 0 (or staged): still in an overflow level
             }
-            Bucket[] buckets = inStaged ? staged : levels[0];
-            Bucket bucket = buckets == null ? null : buckets[(int) t & wheelMask];
+            Bucket bucket;
+            if (inStaged) {
+                bucket = staged.bucketFor(t);
+            } else {
+                Bucket[] buckets = levels[0];
+                bucket = buckets == null ? null : buckets[(int) t & wheelMask];
+            }
             if (bucket == null || bucket.isEmpty()) {
                 continue;
             }
@@ -521,25 +476,18 @@ final class TimingWheel {
         return Math.max(cascade - (wheelMask + 1L), currentTick + 1);
     }
 
-    private boolean hasStaged() {
-        return stagedStart != NO_TICK && hasStagedBits();
-    }
-
     /** At the start of the staged block: the staged buckets become level 0 (which is empty by now). */
     private void swapStaged() {
-        stagedStart = NO_TICK;
-        if (!hasStagedBits()) {
+        staged.started();
+        if (!staged.hasBits()) {
             return;
         }
         Bucket[] oldLevel0 = levels[0];
         long[] oldBits = occupied[0];
-        levels[0] = staged;
-        occupied[0] = stagedBits;
-        staged = oldLevel0;
-        stagedBits = oldBits;
+        levels[0] = staged.buckets;
+        occupied[0] = staged.bits;
+        staged.exchange(oldLevel0, oldBits);
         if (oldLevel0 == null) {
-            staged = new Bucket[wheelMask + 1];
-            stagedBits = new long[(wheelMask >>> 6) + 1];
             return;
         }
         // Level 0 holds only the block that just ended, all fired; should anything remain, re-place it.
@@ -548,18 +496,6 @@ final class TimingWheel {
                 drain(bucket, e -> place(e, Math.max(tickOf(e.deadline), currentTick)));
             }
         }
-    }
-
-    private boolean hasStagedBits() {
-        if (stagedBits == null) {
-            return false;
-        }
-        for (long word : stagedBits) {
-            if (word != 0) {
-                return true;
-            }
-        }
-        return false;
     }
 
     // ---------------------------------------------------------------------------------------

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 
 /**
  * The loop that drives a {@link TimerRuntime}: the one thread that owns the {@link TimingWheel}.
@@ -16,27 +15,12 @@ import java.util.function.LongSupplier;
  * is due, and sleeps until the next tick with work. With nothing pending it sleeps until woken.
  *
  * <p>It talks only to the runtime (hand-off, counters, lifecycle, dispatch) and the wheel; nothing
- * calls back into it but the front's probes for tests and benchmarks ({@link #profile()}).
+ * calls back into it but the front's probes for tests and benchmarks ({@link #observe}).
  * Producers never touch the wheel. They wake the worker only when it would otherwise sleep past
  * a new deadline, or past the next tick while handed-off timeouts wait to be taken (so cancelled
  * ones are released within a tick), which is at most once per round.
  */
-final class Worker implements Runnable {
-
-    private final TimerRuntime runtime;
-    private final Ticker ticker;
-    private final long tickNanos;
-    private final long maxTick;
-    private final TimingWheel wheel;
-    private final AtomicLong wakeUps = new AtomicLong();
-    private final Consumer<TimeoutHandle> take = this::take;
-    private final Consumer<TimeoutHandle> unlink = this::unlink;
-    private final Profile profile = new Profile();
-    /** The rest of the batch being fired, for {@link #upcoming}: slots [batchNext, batchEnd). */
-    private TimingWheel.Entry[] batchRest;
-
-    private int batchNext;
-    private int batchEnd;
+final class Worker implements Runnable, TimingWheel.TickSink {
 
     /**
      * With a lateness listener, the worker reads the clock once per this many tasks it runs (a
@@ -44,23 +28,9 @@ final class Worker implements Runnable {
      */
     static final int LATENESS_CLOCK_EVERY = 16;
     /**
-     * Entries moved ahead of time per round at most from the level-1 bucket that cascades next
-     * ({@link TimingWheel#precascade}): with 512 buckets that is up to 4 M per block.
-     */
-    static final int PRECASCADE_BUDGET = 8192;
-    /**
-     * A round pre-cascades until it has run this long (from its start), in steps of {@link
-     * #PRECASCADE_STEP}, but always at least the rate that empties the bucket before its block
-     * starts ({@link TimingWheel#precascadeRate}). Bounds the round's time where a count would
-     * not: on cold memory an entry can cost microseconds to move. The rate a million entries in one
-     * bucket need with 512 buckets is under 2,000 a tick, well within 1 ms.
-     */
-    static final long PRECASCADE_ROUND_NANOS = 1_000_000;
-    /** Entries pre-cascaded between two looks at the clock. */
-    static final int PRECASCADE_STEP = 256;
-    /**
      * Timeouts (plus one per tick) a round fires before it ends early to look at the hand-offs and
-     * queries again and carries on: a round is bounded by this much work, or one tick's, whichever is more.
+     * queries again and carries on: a round is bounded by this much work, or one tick's, whichever
+     * is more.
      */
     static final int ROUND_WORK_LIMIT = 16_384;
     /**
@@ -71,56 +41,35 @@ final class Worker implements Runnable {
      * link after another: a million scheduled between two rounds are taken over many short rounds.
      */
     static final int TAKE_LIMIT = 2048;
-    /**
-     * How long before the end of a long sleep the worker wakes at most to read the entries due
-     * first ({@link TimingWheel#warm}), over as long a span after it; half the sleep if that is
-     * less, and at least one tick: after seconds asleep the first full ticks otherwise run on cold
-     * caches and TLB and fall behind. It bounds how early the reads start: too late and they do not
-     * finish before the window (a first read can cost microseconds per 4 KiB page), too early and
-     * the pages are cold again by the window. 100 ms lets a window of a million entries be read in
-     * time on cold memory; the measurements are in docs/benchmarks.md, History.
-     */
-    static final long WARM_LEAD_NANOS = 100_000_000;
-    /** Only a sleep longer than this (and two ticks) ends with an early wake. */
-    static final long WARM_MIN_SLEEP_NANOS = 20_000_000;
-    /**
-     * Entries read ahead at most: a million due in 100 ms are read whole. The reading stops when
-     * the sleep would have ended, whether done or not, and is bounded per round (below).
-     */
-    static final int WARM_BUDGET = 1 << 21;
-    /**
-     * A round reads ahead for about this long at most, in steps of {@link #WARM_STEP} entries, and
-     * the reading goes on over back-to-back rounds, so that hand-offs and queries are served in
-     * between and no round is long however cold the memory (a cold entry can cost several µs).
-     */
-    static final long WARM_ROUND_NANOS = 1_000_000;
-    /**
-     * Entries read between two looks at the clock while reading ahead: at a few µs an entry when
-     * every one is on a cold page, 64 keep a round within a fraction of {@link #WARM_ROUND_NANOS}.
-     */
-    static final int WARM_STEP = 64;
     /** Tasks loaded ahead of their dispatch ({@link #touchTasks}), a power of two. */
     static final int TOUCH_GROUP = 16;
-    /** Queries are answered once per this many fired (power of two). */
+    /** Queries are answered once per this many fired (power of two), so a busy tick holds no caller long. */
     static final int QUERY_CHECK_EVERY = 64;
 
+    private final TimerRuntime runtime;
+    private final Ticker ticker;
+    private final long tickNanos;
+    private final long maxTick;
+    private final TimingWheel wheel;
+    private final ReadAhead readAhead;
+    private final Precascade precascade;
+    private final AtomicLong wakeUps = new AtomicLong();
+    private final Consumer<TimeoutHandle> take = this::take;
+    private final Consumer<TimeoutHandle> unlink = this::unlink;
+    /** Set by {@link #observe}, read once per round into {@link #roundObserver}. */
+    private volatile RoundObserver observer = RoundObserver.NONE;
+    /** The observer of the current round. */
+    private RoundObserver roundObserver = RoundObserver.NONE;
+    /** The rest of the batch being fired, for {@link #upcoming}: slots [batchNext, batchEnd). */
+    private TimingWheel.Entry[] batchRest;
+
+    private int batchNext;
+    private int batchEnd;
     private long startTime;
     /** The runtime's scheduled count read in the last round. */
     private long scheduledAtLastRound;
     /** The tick the wheel may advance to: the time read before the take being handed over. */
     private long reach;
-    /** {@link #WARM_LEAD_NANOS} in ticks. */
-    private final long warmLead;
-    /** {@link #WARM_MIN_SLEEP_NANOS} in ticks, at least 2. */
-    private final long warmMinSleep;
-    /** The ticks from {@link #warmTick} on that the current read-ahead covers. */
-    private long warmSpan;
-    /** The last tick a sleep was cut short for, so that the rest of that sleep is not cut again. */
-    private long lastWarmTick = TimingWheel.NO_TICK;
-    /** The tick a long sleep was cut short for: warm it up on the rounds woken early. */
-    private long warmTick = TimingWheel.NO_TICK;
-    /** Slots read ahead for {@link #warmTick} so far. */
-    private int warmed;
     /** Written by {@link #touchTasks} only, and never read, so that its loads are not optimized away. */
     private Class<?> lastTaskClass;
 
@@ -132,141 +81,18 @@ final class Worker implements Runnable {
         this.tickNanos = tickNanos;
         this.maxTick = Long.MAX_VALUE / tickNanos;
         this.wheel = new TimingWheel(tickNanos, ticksPerWheel, hierarchical);
-        this.warmLead = Math.max(1, (WARM_LEAD_NANOS + tickNanos - 1) / tickNanos);
-        this.warmMinSleep = Math.max(2, (WARM_MIN_SLEEP_NANOS + tickNanos - 1) / tickNanos);
+        this.readAhead = new ReadAhead(wheel, tickNanos);
+        this.precascade = new Precascade(wheel);
     }
 
     @Override
     public void run() {
-        try {
-            ticker.wake(Thread.currentThread()); // introduces this worker to the ticker before anyone can schedule
-            startTime = ticker.nanoTime();
-        } catch (Throwable t) {
-            TimerRuntime.LOG.log(
-                    System.Logger.Level.ERROR,
-                    "The worker of " + runtime + " could not read its ticker; the timer is stopped",
-                    t);
-            runtime.markStopped();
-            runtime.started(0); // lets start() return; it then finds the timer stopped
+        if (!readStartTime()) {
             return;
         }
-        runtime.started(startTime);
         try {
             while (runtime.isActive()) {
-                // Read the time before taking the hand-offs: whatever was handed off before the
-                // clock reached `now` is then taken in time to fire at its own tick. A take is
-                // handed over in bounded portions, over several rounds: until it is all in the
-                // wheel nothing fires, and then the wheel advances only to the time read before
-                // that take (`reach`); what was scheduled since is taken by the next round.
-                // In a grace period the wheel goes no further than its last tick.
-                long graceEnd = runtime.graceEndTick();
-                long now = Math.min(currentTick(), graceEnd);
-                if (!runtime.takingNew()) {
-                    reach = now;
-                }
-                long roundStart = System.nanoTime();
-                LongSupplier cpuClock = profile.cpuClock;
-                long roundCpuStart = cpuClock == null ? 0 : cpuClock.getAsLong();
-                boolean handedOff = runtime.takeNew(take, TAKE_LIMIT) | runtime.takeCancelled(unlink, TAKE_LIMIT);
-                answerQueries();
-                long phaseEnd = System.nanoTime();
-                profile.take += phaseEnd - roundStart;
-                boolean taking = runtime.takingNew();
-                int work = 0;
-                long t = wheel.nextEventTick();
-                for (;
-                        !taking && t <= reach && runtime.isActive() && work < ROUND_WORK_LIMIT;
-                        t = wheel.nextEventTick()) {
-                    long phaseStart = phaseEnd;
-                    wheel.cascadeTo(t);
-                    runtime.publishTick(t);
-                    runtime.dueAt(t * tickNanos);
-                    long cascaded = System.nanoTime();
-                    int due = wheel.takeDue(t);
-                    work += due + 1;
-                    long taken = System.nanoTime();
-                    fire(wheel.batch(), due);
-                    phaseEnd = System.nanoTime();
-                    profile.cascade += cascaded - phaseStart;
-                    profile.expire += taken - cascaded;
-                    profile.dispatch += phaseEnd - taken;
-                }
-                // Behind (a take still being handed over, the work limit cut the round short, or
-                // the wheel could only reach an earlier time): go on at once.
-                boolean behind = (taking || t <= reach || reach < now) && runtime.isActive();
-                // In a grace period: done once nothing more can fire by its last tick. The next
-                // event tick may still count a timeout cancelled meanwhile; the pending count does not.
-                if (graceEnd != TimingWheel.NO_TICK
-                        && !behind
-                        && !runtime.hasNewTimeouts()
-                        && (wheel.nextEventTick() > graceEnd || runtime.pending() == 0)) {
-                    runtime.graceOver();
-                }
-                if (warmTick != TimingWheel.NO_TICK && warmTick - now > warmSpan) {
-                    warmTick = TimingWheel.NO_TICK; // woken before the early wake: armed again below
-                }
-                if (!behind) {
-                    wheel.skipTo(now);
-                    if (warmTick != TimingWheel.NO_TICK) {
-                        warmAhead(now, phaseEnd + WARM_ROUND_NANOS);
-                        long warmEnd = System.nanoTime();
-                        profile.expire += warmEnd - phaseEnd; // reading entries before they are due
-                        phaseEnd = warmEnd;
-                    }
-                }
-                boolean warming = warmTick != TimingWheel.NO_TICK;
-                // Spread the next block's cascade over the rounds before it (bounded work per round).
-                boolean precascading = !behind && runtime.isActive() && precascade(roundStart + PRECASCADE_ROUND_NANOS);
-                long next = Math.min(wheel.nextEventTick(), wheel.nextPrecascadeTick());
-                runtime.publishTick(wheel.currentTick());
-                runtime.flushLogs(false);
-                long roundEnd = System.nanoTime();
-                profile.cascade += roundEnd - phaseEnd;
-                profile.endRound(roundEnd - roundStart, cpuClock == null ? 0 : cpuClock.getAsLong() - roundCpuStart);
-                // After a hand-off, or with producers busy (anything scheduled since the last round,
-                // even if cancelled and taken back at once), more are likely: look again at the next
-                // tick rather than at the next deadline, so that cancelled timeouts do not pile up in
-                // the stacks and no producer has to wake the worker for them.
-                long scheduledSoFar = runtime.scheduled();
-                boolean active = handedOff || scheduledSoFar != scheduledAtLastRound;
-                scheduledAtLastRound = scheduledSoFar;
-                long wakeTick = active || precascading ? Math.min(next, now + 1) : next;
-                // Once per sleep: what is left of it after the early wake is not cut short again.
-                boolean warmedForIt = wakeTick == lastWarmTick && wakeTick - now <= warmSpan;
-                if (!warming && wakeTick <= maxTick && wakeTick - now > warmMinSleep && !warmedForIt) {
-                    // A long sleep: wake early to warm up what is due first (see WARM_LEAD_NANOS).
-                    warmTick = wakeTick;
-                    lastWarmTick = wakeTick;
-                    warmed = 0;
-                    warmSpan = Math.min(warmLead, (wakeTick - now) / 2);
-                    wakeTick -= warmSpan;
-                }
-                long wake = wakeTick > maxTick ? TimerRuntime.IDLE : wakeTick * tickNanos;
-                runtime.dueAt(wake);
-                // Repeated failures counted and not yet logged: wake for their summary line in time.
-                long flushAt = runtime.nextLogFlush();
-                if (flushAt != Long.MAX_VALUE) {
-                    wake = Math.min(wake, Math.max(flushAt - startTime, 0));
-                }
-                runtime.sleepingUntil(wake);
-                // Hand-offs made since the take (their producers may have read "awake" and not woken
-                // the worker) need another round at once only if the worker would otherwise sleep
-                // past the next tick: nothing handed off is due sooner, and a query wakes the worker
-                // itself. Going round for every push would keep the worker spinning on the stripes'
-                // tops under steady load, pulling the producers' cache lines away from them.
-                boolean handOffsNeedARound = wake - tickNanos > now * tickNanos && runtime.hasHandOffs();
-                if (behind || warming || handOffsNeedARound || !runtime.isActive()) {
-                    runtime.awake();
-                    continue;
-                }
-                Thread.interrupted(); // a task's interrupt must not cut every later sleep short
-                if (wake == TimerRuntime.IDLE) {
-                    ticker.sleep();
-                } else {
-                    ticker.sleepUntil(startTime + wake);
-                }
-                runtime.awake();
-                wakeUps.incrementAndGet();
+                round();
             }
         } catch (Throwable t) {
             TimerRuntime.LOG.log(
@@ -284,41 +110,154 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Reads ahead for {@link #warmTick} until {@code stopAt} (System.nanoTime), and ends the warming
-     * once all is read, {@link #WARM_BUDGET} is, or the tick has come.
+     * One round: read the time, take the hand-offs, fire what is due (bounded), then, unless behind,
+     * read ahead and pre-cascade, and sleep until the next tick with work.
+     *
+     * <p>The time is read before the hand-offs are taken: whatever was handed off before the clock
+     * reached {@code now} is then taken in time to fire at its own tick. A take is handed over in
+     * bounded portions, over several rounds: until it is all in the wheel nothing fires, and then
+     * the wheel advances only to the time read before that take ({@code reach}); what was scheduled
+     * since is taken by the next round. In a grace period the wheel goes no further than its last tick.
      */
-    private void warmAhead(long now, long stopAt) {
-        int ticks = (int) Math.min(warmSpan, Integer.MAX_VALUE);
-        boolean more = warmTick > now;
-        while (more) {
-            int ask = Math.min(WARM_STEP, WARM_BUDGET - warmed);
-            int read = wheel.warm(warmTick, ticks, warmed, ask);
-            warmed += read;
-            more = read == ask && warmed < WARM_BUDGET;
-            if (System.nanoTime() - stopAt >= 0) {
-                break;
-            }
+    private void round() {
+        long graceEnd = runtime.graceEndTick();
+        long now = Math.min(currentTick(), graceEnd);
+        if (!runtime.takingNew()) {
+            reach = now;
         }
-        if (!more) {
-            warmTick = TimingWheel.NO_TICK;
+        long roundStart = System.nanoTime();
+        roundObserver = observer;
+        roundObserver.startRound(roundStart);
+        boolean handedOff = takeHandOffs();
+        boolean taking = runtime.takingNew();
+        long nextEvent = taking || !runtime.isActive()
+                ? wheel.nextEventTick()
+                : wheel.advance(reach, ROUND_WORK_LIMIT, this); // calls cascaded and expired per tick
+        // Behind: a take still being handed over, the work limit cut the round short, or the wheel
+        // could only reach an earlier time. Then go on at once.
+        boolean behind = (taking || nextEvent <= reach || reach < now) && runtime.isActive();
+        endGraceIfDone(graceEnd, behind);
+        readAhead.forgetIfBefore(now);
+        if (!behind && readAhead.isReading()) {
+            readAhead.read(now);
+            roundObserver.endPhase(RoundObserver.EXPIRE);
+        }
+        boolean reading = readAhead.isReading();
+        boolean precascading = !behind && runtime.isActive() && precascade.run(roundStart);
+        runtime.publishTick(wheel.currentTick());
+        runtime.flushLogs(false);
+        roundObserver.endRound();
+        long wake = planWake(now, handedOff, precascading);
+        if (behind || reading || handOffsNeedARound(now, wake) || !runtime.isActive()) {
+            runtime.awake();
+            return;
+        }
+        sleepUntil(wake);
+    }
+
+    /** Reads the start time; false (and the timer stopped) if the ticker fails. */
+    private boolean readStartTime() {
+        try {
+            ticker.wake(Thread.currentThread()); // introduces this worker to the ticker before anyone can schedule
+            startTime = ticker.nanoTime();
+        } catch (Throwable t) {
+            TimerRuntime.LOG.log(
+                    System.Logger.Level.ERROR,
+                    "The worker of " + runtime + " could not read its ticker; the timer is stopped",
+                    t);
+            runtime.markStopped();
+            runtime.started(0); // lets start() return; it then finds the timer stopped
+            return false;
+        }
+        runtime.started(startTime);
+        return true;
+    }
+
+    /**
+     * Takes a bounded portion of the new and the cancelled timeouts handed off, and answers the
+     * queries.
+     *
+     * @return whether anything was handed off
+     */
+    private boolean takeHandOffs() {
+        boolean handedOff = runtime.takeNew(take, TAKE_LIMIT) | runtime.takeCancelled(unlink, TAKE_LIMIT);
+        answerQueries();
+        roundObserver.endPhase(RoundObserver.TAKE);
+        return handedOff;
+    }
+
+    @Override
+    public void cascaded(long tick) {
+        runtime.publishTick(tick);
+        runtime.dueAt(tick * tickNanos);
+        roundObserver.endPhase(RoundObserver.CASCADE);
+    }
+
+    @Override
+    public boolean expired(long tick, TimingWheel.Entry[] due, int count) {
+        roundObserver.endPhase(RoundObserver.EXPIRE);
+        fire(due, count);
+        roundObserver.endPhase(RoundObserver.DISPATCH);
+        return runtime.isActive();
+    }
+
+    /**
+     * In a grace period: done once nothing more can fire by its last tick. The next event tick may
+     * still count a timeout cancelled meanwhile; the pending count does not.
+     */
+    private void endGraceIfDone(long graceEnd, boolean behind) {
+        if (graceEnd != TimingWheel.NO_TICK
+                && !behind
+                && !runtime.hasNewTimeouts()
+                && (wheel.nextEventTick() > graceEnd || runtime.pending() == 0)) {
+            runtime.graceOver();
         }
     }
 
     /**
-     * Spreads the next block's cascade over the rounds before it: see {@link #PRECASCADE_ROUND_NANOS}.
-     *
-     * @return whether entries are left for the next round
+     * When to wake (ns since start, or {@link TimerRuntime#IDLE}), published to the producers: the
+     * next tick with work, or the next tick at all after a hand-off, with producers busy (anything
+     * scheduled since the last round, even if cancelled and taken back at once, so that cancelled
+     * timeouts do not pile up in the stacks and no producer has to wake the worker for them) or
+     * while pre-cascading; earlier before a long sleep's end to read ahead, or for the summary line
+     * of repeated failures.
      */
-    private boolean precascade(long stopAt) {
-        int due = wheel.precascadeRate();
-        boolean more = due > 0;
-        for (int moved = 0; more && moved < PRECASCADE_BUDGET; moved += PRECASCADE_STEP) {
-            if (moved >= due && System.nanoTime() - stopAt >= 0) {
-                break;
-            }
-            more = wheel.precascade(PRECASCADE_STEP);
+    private long planWake(long now, boolean handedOff, boolean precascading) {
+        long next = Math.min(wheel.nextEventTick(), wheel.nextPrecascadeTick());
+        long scheduledSoFar = runtime.scheduled();
+        boolean active = handedOff || scheduledSoFar != scheduledAtLastRound;
+        scheduledAtLastRound = scheduledSoFar;
+        long wakeTick = readAhead.planWake(now, active || precascading ? Math.min(next, now + 1) : next);
+        long wake = wakeTick > maxTick ? TimerRuntime.IDLE : wakeTick * tickNanos;
+        runtime.dueAt(wake);
+        long flushAt = runtime.nextLogFlush();
+        if (flushAt != Long.MAX_VALUE) {
+            wake = Math.min(wake, Math.max(flushAt - startTime, 0));
         }
-        return more;
+        runtime.sleepingUntil(wake);
+        return wake;
+    }
+
+    /**
+     * Hand-offs made since the take (their producers may have read "awake" and not woken the
+     * worker) need another round at once only if the worker would otherwise sleep past the next
+     * tick: nothing handed off is due sooner, and a query wakes the worker itself. Going round for
+     * every push would keep the worker spinning on the stripes' tops under steady load, pulling the
+     * producers' cache lines away from them.
+     */
+    private boolean handOffsNeedARound(long now, long wake) {
+        return wake - tickNanos > now * tickNanos && runtime.hasHandOffs();
+    }
+
+    private void sleepUntil(long wake) {
+        Thread.interrupted(); // a task's interrupt must not cut every later sleep short
+        if (wake == TimerRuntime.IDLE) {
+            ticker.sleep();
+        } else {
+            ticker.sleepUntil(startTime + wake);
+        }
+        runtime.awake();
+        wakeUps.incrementAndGet();
     }
 
     private long currentTick() {
@@ -412,52 +351,13 @@ final class Worker implements Runnable {
         return wakeUps.get();
     }
 
-    /** Where the worker's time went, per phase, since it started; read it after stop(). */
-    Profile profile() {
-        return profile;
+    /** Has {@code observer} told of every round from the next on (for benchmarks: {@link WorkerProfile}). */
+    void observe(RoundObserver observer) {
+        this.observer = observer;
     }
 
-    /**
-     * Worker-thread time per phase of a round, in nanoseconds (System.nanoTime, whatever the ticker):
-     * taking the hand-offs, cascading, taking the due entries out of their bucket, and running or
-     * handing off their tasks. Written by the worker only; read after it ended, or as an estimate.
-     */
-    static final class Profile {
-        long take;
-        long cascade;
-        long expire;
-        long dispatch;
-        long rounds;
-        /** Wall time: includes any time the thread was not running (preempted on a busy machine). */
-        long longestRound;
-        /** The worker thread's CPU time in its costliest round; only while {@link #cpuClock} is set. */
-        long costliestRoundCpu;
-        /**
-         * For benchmarks: the worker thread's CPU clock (ns; called on the worker), read at the start
-         * and end of each round while set. Null (the default) costs one read per round.
-         */
-        volatile LongSupplier cpuClock;
-
-        void endRound(long nanos, long cpuNanos) {
-            rounds++;
-            if (nanos > longestRound) {
-                longestRound = nanos;
-            }
-            if (cpuNanos > costliestRoundCpu) {
-                costliestRoundCpu = cpuNanos;
-            }
-        }
-
-        /** For benchmarks, after a warm-up, while the worker sleeps with nothing pending. */
-        void reset() {
-            take = 0;
-            cascade = 0;
-            expire = 0;
-            dispatch = 0;
-            rounds = 0;
-            longestRound = 0;
-            costliestRoundCpu = 0;
-        }
+    RoundObserver observer() {
+        return observer;
     }
 
     // --- upcoming --------------------------------------------------------------------------

@@ -136,7 +136,7 @@ class IdleWorkerTest {
     }
 
     /**
-     * A long sleep ends with one early wake, {@link Worker#WARM_LEAD_NANOS} before the deadline or
+     * A long sleep ends with one early wake, {@link ReadAhead#WARM_LEAD_NANOS} before the deadline or
      * half the sleep if that is less, that reads the entries due first and fires nothing (on a
      * ManualTicker, so the wakes are exact). The worker goes to sleep at 5 or 6 ms: a sleep until
      * 60 ms is woken (60 - 6) / 2 = (60 - 5) / 2 = 27 ms early.
@@ -153,7 +153,7 @@ class IdleWorkerTest {
         ticker.advance(Duration.ofMillis(5));
         ticker.advance(ONE_MS);
         long settled = timer.wakeUps();
-        assertThat(Duration.ofNanos(Worker.WARM_LEAD_NANOS)).isEqualTo(Duration.ofMillis(100));
+        assertThat(Duration.ofNanos(ReadAhead.WARM_LEAD_NANOS)).isEqualTo(Duration.ofMillis(100));
 
         ticker.advance(Duration.ofMillis(dueMillis - 6 - lead - 1));
         assertThat(timer.wakeUps())

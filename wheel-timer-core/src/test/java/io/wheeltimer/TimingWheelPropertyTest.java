@@ -145,10 +145,16 @@ class TimingWheelPropertyTest {
                     }
                     List<Long> firedTicks = new ArrayList<>();
                     List<Integer> firedIds = new ArrayList<>();
-                    wheel.advanceTo(target, e -> {
-                        firedTicks.add(wheel.currentTick());
-                        firedIds.add(((Item) e).id);
-                        assertThat(e.bucket).as("expired entries are unlinked").isNull();
+                    advanceInBoundedSteps(wheel, target, (int) (op.arg() % 5) + 1, (t, entries, count) -> {
+                        assertThat(t).as("the sink's tick").isEqualTo(wheel.currentTick());
+                        for (int i = 0; i < count; i++) {
+                            firedTicks.add(t);
+                            firedIds.add(((Item) entries[i]).id);
+                            assertThat(entries[i].bucket)
+                                    .as("expired entries are unlinked")
+                                    .isNull();
+                        }
+                        return true;
                     });
                     assertThat(firedIds).as("ids fired up to tick %d", target).isEqualTo(expectedIds);
                     assertThat(firedTicks).as("ticks they fired at").isEqualTo(expectedTicks);
@@ -166,6 +172,21 @@ class TimingWheelPropertyTest {
                         live.stream().map(i -> i.id).toList());
         assertThat(wheel.size()).isZero();
         assertThat(wheel.nextEventTick()).isEqualTo(TimingWheel.NO_TICK);
+    }
+
+    /**
+     * Advances to {@code target} as the worker does: calls of {@link TimingWheel#advance} bounded by
+     * {@code limit} work each, until one gets through; each must make progress.
+     */
+    private static void advanceInBoundedSteps(TimingWheel wheel, long target, int limit, TimingWheel.TickSink sink) {
+        for (long next = wheel.advance(target, limit, sink); next <= target; ) {
+            long before = wheel.currentTick();
+            assertThat(wheel.currentTick())
+                    .as("stopped early: not yet at the target")
+                    .isLessThan(target);
+            next = wheel.advance(target, limit, sink);
+            assertThat(wheel.currentTick()).as("each call processes a tick").isGreaterThan(before);
+        }
     }
 
     static long ceilDiv(long value, long divisor) {

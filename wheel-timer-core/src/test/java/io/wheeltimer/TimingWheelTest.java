@@ -28,10 +28,17 @@ class TimingWheelTest {
         }
     }
 
-    /** Advances to {@code tick} and returns "name@tick" for each expired entry. */
+    /** Advances to {@code tick}, without a work limit, and returns "name@tick" for each expired entry. */
     private static List<String> advance(TimingWheel wheel, long tick) {
         List<String> fired = new ArrayList<>();
-        wheel.advanceTo(tick, e -> fired.add(e + "@" + wheel.currentTick()));
+        wheel.advance(tick, Integer.MAX_VALUE, (t, due, count) -> {
+            assertThat(t).as("the sink's tick is the current one").isEqualTo(wheel.currentTick());
+            for (int i = 0; i < count; i++) {
+                fired.add(due[i] + "@" + t);
+            }
+            return true;
+        });
+        assertThat(wheel.currentTick()).as("current tick after the advance").isGreaterThanOrEqualTo(tick);
         return fired;
     }
 
@@ -138,6 +145,61 @@ class TimingWheelTest {
         assertThat(wheel.precascadeRate()).isZero();
         assertThat(advance(wheel, 16)).hasSize(21);
         assertThat(new TimingWheel(TICK, 8, false).precascadeRate()).as("flat").isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void advanceStopsAtItsWorkLimitAndGoesOnFromThereOnTheNextCall(boolean hierarchical) {
+        TimingWheel wheel = new TimingWheel(TICK, 8, hierarchical);
+        for (int i = 0; i < 3; i++) {
+            wheel.schedule(new Item("a" + i, 2 * TICK));
+            wheel.schedule(new Item("b" + i, 3 * TICK));
+        }
+        List<String> fired = new ArrayList<>();
+        TimingWheel.TickSink sink = (t, due, count) -> {
+            for (int i = 0; i < count; i++) {
+                fired.add(due[i] + "@" + t);
+            }
+            return true;
+        };
+
+        assertThat(wheel.advance(10, 2, sink))
+                .as("stopped after tick 2: 3 due + 1")
+                .isEqualTo(3);
+        assertThat(wheel.currentTick()).as("not moved past what it processed").isEqualTo(2);
+        assertThat(fired).containsExactly("a0@2", "a1@2", "a2@2");
+
+        assertThat(wheel.advance(10, 2, sink)).as("all done").isEqualTo(TimingWheel.NO_TICK);
+        assertThat(wheel.currentTick()).as("moved on to the target").isEqualTo(10);
+        assertThat(fired).endsWith("b0@3", "b1@3", "b2@3");
+    }
+
+    @Test
+    void advanceStopsWhenTheSinkSaysSoAndTellsItOfEachCascade() {
+        TimingWheel wheel = new TimingWheel(TICK, 4, true);
+        wheel.schedule(new Item("x", 5 * TICK)); // level 1: cascades at 4
+        wheel.schedule(new Item("y", 6 * TICK));
+        List<String> seen = new ArrayList<>();
+        TimingWheel.TickSink sink = new TimingWheel.TickSink() {
+            @Override
+            public void cascaded(long tick) {
+                seen.add("cascaded@" + tick);
+            }
+
+            @Override
+            public boolean expired(long tick, TimingWheel.Entry[] due, int count) {
+                for (int i = 0; i < count; i++) {
+                    seen.add(due[i] + "@" + tick);
+                }
+                return count == 0; // stop after the first tick that fired something
+            }
+        };
+
+        assertThat(wheel.advance(100, Integer.MAX_VALUE, sink))
+                .as("y still due")
+                .isEqualTo(6);
+        assertThat(seen).containsExactly("cascaded@4", "cascaded@5", "x@5");
+        assertThat(wheel.currentTick()).isEqualTo(5);
     }
 
     @ParameterizedTest

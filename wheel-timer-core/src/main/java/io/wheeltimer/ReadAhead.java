@@ -1,0 +1,113 @@
+package io.wheeltimer;
+
+/**
+ * The worker's read-ahead before a long sleep ends: it wakes early and reads the entries due first
+ * ({@link TimingWheel#warm}) into the caches and TLB, so that the first full ticks after seconds
+ * asleep do not run on cold memory and fall behind.
+ *
+ * <p>Invariant: at most one early wake per sleep. A sleep longer than {@link #WARM_MIN_SLEEP_NANOS}
+ * (and two ticks) is cut short by {@code min(WARM_LEAD_NANOS, half the sleep)}, at least one tick;
+ * the rounds from then on read that span's entries, in tick order, until all are read, {@link
+ * #WARM_BUDGET} are, or the tick comes; what is left of that sleep is not cut again. It only reads:
+ * it changes neither the wheel nor when anything fires.
+ *
+ * <p>Cost: one extra wake per long sleep, and per round while reading at most about {@link
+ * #WARM_ROUND_NANOS} of reads (with a clock read every {@link #WARM_STEP} entries), so that
+ * hand-offs and queries are served in between however cold the memory.
+ */
+final class ReadAhead {
+
+    /**
+     * How far ahead of a long sleep's end the read-ahead starts at most (half the sleep if less).
+     * Too late and the reads do not finish in time (a first read can cost microseconds per 4 KiB
+     * page); too early and the pages are cold again by then: 100 ms reads a window of a million
+     * entries in time on cold memory.
+     */
+    static final long WARM_LEAD_NANOS = 100_000_000;
+    /** Only a sleep longer than this (and two ticks) ends with an early wake: shorter ones stay warm. */
+    static final long WARM_MIN_SLEEP_NANOS = 20_000_000;
+    /** Entries read ahead at most per sleep: a million due in the lead's span are read whole. */
+    static final int WARM_BUDGET = 1 << 21;
+    /** A round reads ahead for about this long at most, so that no round is long however cold the memory. */
+    static final long WARM_ROUND_NANOS = 1_000_000;
+    /**
+     * Entries read between two looks at the clock: at a few µs an entry when every one is on a cold
+     * page, 64 keep a round within a fraction of {@link #WARM_ROUND_NANOS}.
+     */
+    static final int WARM_STEP = 64;
+
+    private final TimingWheel wheel;
+    private final long maxTick;
+    /** {@link #WARM_LEAD_NANOS} in ticks, at least 1. */
+    private final long lead;
+    /** {@link #WARM_MIN_SLEEP_NANOS} in ticks, at least 2. */
+    private final long minSleep;
+    /** The tick a long sleep was cut short for, while its entries are being read; else NO_TICK. */
+    private long tick = TimingWheel.NO_TICK;
+    /** The ticks from {@link #tick} on that the current read-ahead covers. */
+    private long span;
+    /** Slots read ahead for {@link #tick} so far. */
+    private int read;
+    /** The last tick a sleep was cut short for, so that the rest of that sleep is not cut again. */
+    private long lastTick = TimingWheel.NO_TICK;
+
+    ReadAhead(TimingWheel wheel, long tickNanos) {
+        this.wheel = wheel;
+        this.maxTick = Long.MAX_VALUE / tickNanos;
+        this.lead = Math.max(1, (WARM_LEAD_NANOS + tickNanos - 1) / tickNanos);
+        this.minSleep = Math.max(2, (WARM_MIN_SLEEP_NANOS + tickNanos - 1) / tickNanos);
+    }
+
+    /** Whether a read-ahead is under way: the worker goes round again at once rather than sleep. */
+    boolean isReading() {
+        return tick != TimingWheel.NO_TICK;
+    }
+
+    /** Woken (at {@code now}) before the early wake: the read-ahead is dropped, and armed again by {@link #planWake}. */
+    void forgetIfBefore(long now) {
+        if (tick != TimingWheel.NO_TICK && tick - now > span) {
+            tick = TimingWheel.NO_TICK;
+        }
+    }
+
+    /**
+     * Reads ahead for about {@link #WARM_ROUND_NANOS}, and ends the read-ahead once all is read,
+     * {@link #WARM_BUDGET} is, or its tick has come ({@code now}).
+     */
+    void read(long now) {
+        if (tick == TimingWheel.NO_TICK) {
+            return;
+        }
+        long stopAt = System.nanoTime() + WARM_ROUND_NANOS;
+        int ticks = (int) Math.min(span, Integer.MAX_VALUE);
+        boolean more = tick > now;
+        while (more) {
+            int ask = Math.min(WARM_STEP, WARM_BUDGET - read);
+            int got = wheel.warm(tick, ticks, read, ask);
+            read += got;
+            more = got == ask && read < WARM_BUDGET;
+            if (System.nanoTime() - stopAt >= 0) {
+                break;
+            }
+        }
+        if (!more) {
+            tick = TimingWheel.NO_TICK;
+        }
+    }
+
+    /**
+     * The tick to wake at for a sleep (at {@code now}) until {@code wakeTick}: earlier if the sleep
+     * is long, not already being read ahead for, and not the rest of one cut short before.
+     */
+    long planWake(long now, long wakeTick) {
+        boolean cutBefore = wakeTick == lastTick && wakeTick - now <= span;
+        if (tick != TimingWheel.NO_TICK || wakeTick > maxTick || wakeTick - now <= minSleep || cutBefore) {
+            return wakeTick;
+        }
+        tick = wakeTick;
+        lastTick = wakeTick;
+        read = 0;
+        span = Math.min(lead, (wakeTick - now) / 2);
+        return wakeTick - span;
+    }
+}
