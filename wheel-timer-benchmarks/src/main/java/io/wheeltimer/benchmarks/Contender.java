@@ -23,7 +23,7 @@ public enum Contender {
 
         void stop();
 
-        /** The wheel's worker profile (see {@code io.wheeltimer.WorkerProbe}); empty for the others. */
+        /** The wheel's worker profile (see {@link WorkerProbe}); empty for the others. */
         default java.util.Map<String, Object> workerProfile() {
             return java.util.Map.of();
         }
@@ -71,12 +71,12 @@ public enum Contender {
 
                     @Override
                     public java.util.Map<String, Object> workerProfile() {
-                        return io.wheeltimer.WorkerProbe.profile(timer);
+                        return WorkerProbe.profile(timer);
                     }
 
                     @Override
                     public void resetWorkerProfile() {
-                        io.wheeltimer.WorkerProbe.reset(timer);
+                        WorkerProbe.reset(timer, true);
                     }
                 };
             }

@@ -300,6 +300,7 @@ public final class Experiments {
                 .threadFactory(new Threads())
                 .leakDetection(false)
                 .build();
+        WorkerProbe.reset(timer, false); // busy time per pass: the phases only, no CPU clock per round
         io.micrometer.core.instrument.MeterRegistry registry =
                 new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
         io.micrometer.core.instrument.Timer lateness = io.micrometer.core.instrument.Timer.builder(
@@ -354,12 +355,12 @@ public final class Experiments {
             timer.newTimeout(task, windowStart + window * i / count - System.nanoTime(), TimeUnit.NANOSECONDS);
         }
         Thread.sleep(Math.max(0, (windowStart - System.nanoTime()) / 1_000_000 - 50));
-        Map<String, Object> before = io.wheeltimer.WorkerProbe.profile(timer);
+        Map<String, Object> before = WorkerProbe.profile(timer);
         if (!done.await(120, TimeUnit.SECONDS)) {
             throw new IllegalStateException((count - ran.get()) + " timeouts did not run within 120 s");
         }
         Thread.sleep(20); // the worker ends its round
-        Map<String, Object> after = io.wheeltimer.WorkerProbe.profile(timer);
+        Map<String, Object> after = WorkerProbe.profile(timer);
         double busy = 0;
         for (String phase : List.of("cascadeMillis", "expireMillis", "dispatchMillis")) {
             busy += (double) after.get(phase) - (double) before.get(phase);
@@ -395,10 +396,11 @@ public final class Experiments {
                 .leakDetection(false)
                 .taskExecutor(refusing)
                 .build();
+        WorkerProbe.reset(timer, false); // the dispatch time of both floods
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         double[] cold = refusalFlood(timer, threads, mx, count, count);
         double[] warm = refusalFlood(timer, threads, mx, count, 2L * count);
-        Map<String, Object> profile = io.wheeltimer.WorkerProbe.profile(timer);
+        Map<String, Object> profile = WorkerProbe.profile(timer);
         timer.stop();
         result.put("refusals", count);
         result.put("failedCounted", timer.stats().failed());
