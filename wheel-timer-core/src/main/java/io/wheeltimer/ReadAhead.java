@@ -11,9 +11,10 @@ package io.wheeltimer;
  * #WARM_BUDGET} are, or the tick comes; what is left of that sleep is not cut again. It only reads:
  * it changes neither the wheel nor when anything fires.
  *
- * <p>Cost: one extra wake per long sleep, and per round while reading at most about {@link
- * #WARM_ROUND_NANOS} of reads (with a clock read every {@link #WARM_STEP} entries), so that
- * hand-offs and queries are served in between however cold the memory.
+ * <p>Cost: one extra wake per long sleep, and per round while reading about {@link
+ * Worker#AHEAD_OF_TIME_NANOS} of reads at most (with a clock read every {@link #WARM_STEP} entries),
+ * over back-to-back rounds, so that hand-offs and queries are served in between however cold the
+ * memory.
  */
 final class ReadAhead {
 
@@ -28,11 +29,9 @@ final class ReadAhead {
     static final long WARM_MIN_SLEEP_NANOS = 20_000_000;
     /** Entries read ahead at most per sleep: a million due in the lead's span are read whole. */
     static final int WARM_BUDGET = 1 << 21;
-    /** A round reads ahead for about this long at most, so that no round is long however cold the memory. */
-    static final long WARM_ROUND_NANOS = 1_000_000;
     /**
      * Entries read between two looks at the clock: at a few µs an entry when every one is on a cold
-     * page, 64 keep a round within a fraction of {@link #WARM_ROUND_NANOS}.
+     * page, 64 overrun the round's time bound ({@link Worker#AHEAD_OF_TIME_NANOS}) by a fraction of it.
      */
     static final int WARM_STEP = 64;
 
@@ -71,14 +70,13 @@ final class ReadAhead {
     }
 
     /**
-     * Reads ahead for about {@link #WARM_ROUND_NANOS}, and ends the read-ahead once all is read,
+     * Reads ahead until {@code stopAt} (System.nanoTime), and ends the read-ahead once all is read,
      * {@link #WARM_BUDGET} is, or its tick has come ({@code now}).
      */
-    void read(long now) {
+    void read(long now, long stopAt) {
         if (tick == TimingWheel.NO_TICK) {
             return;
         }
-        long stopAt = System.nanoTime() + WARM_ROUND_NANOS;
         int ticks = (int) Math.min(span, Integer.MAX_VALUE);
         boolean more = tick > now;
         while (more) {
