@@ -36,6 +36,7 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -130,33 +131,55 @@ class HashedWheelTimerTest {
             assertThat(viaBuilder.ticksPerWheel()).isEqualTo(expected);
         }
 
-        @Test
-        void tickShorterThanOneMillisecondIsRaisedToOneMillisecondWithOneWarning() {
+        static Stream<Arguments> tickDurations() {
+            return Stream.of(
+                    Arguments.of(
+                            "constructor 500 us",
+                            (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(500, TimeUnit.MICROSECONDS),
+                            1),
+                    Arguments.of(
+                            "builder 1 ns",
+                            (Supplier<HashedWheelTimer>) () -> HashedWheelTimer.builder()
+                                    .tickDuration(Duration.ofNanos(1))
+                                    .build(),
+                            1),
+                    Arguments.of(
+                            "constructor 1 ms",
+                            (Supplier<HashedWheelTimer>) () -> new HashedWheelTimer(1, MILLISECONDS),
+                            0));
+        }
+
+        /** A tick shorter than 1 ms is raised to 1 ms with one warning; a tick of exactly 1 ms logs none. */
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("tickDurations")
+        void tickShorterThanOneMillisecondIsRaisedToOneMillisecondWithOneWarning(
+                String what, Supplier<HashedWheelTimer> constructor, int warnings) {
             try (LogCapture log = LogCapture.timerLog()) {
-                HashedWheelTimer timer = track(new HashedWheelTimer(500, TimeUnit.MICROSECONDS));
+                HashedWheelTimer timer = track(constructor.get());
 
                 assertThat(timer.tickDuration()).isEqualTo(Duration.ofMillis(1));
-                assertThat(log.records(Level.WARNING)).hasSize(1);
-                assertThat(log.messages(Level.WARNING).get(0)).contains("shorter than 1 ms");
-            }
-            try (LogCapture log = LogCapture.timerLog()) {
-                HashedWheelTimer timer = track(HashedWheelTimer.builder()
-                        .tickDuration(Duration.ofNanos(1))
-                        .build());
-
-                assertThat(timer.tickDuration()).isEqualTo(Duration.ofMillis(1));
-                assertThat(log.records(Level.WARNING)).hasSize(1);
+                assertThat(log.records(Level.WARNING)).hasSize(warnings);
+                assertThat(log.messages(Level.WARNING)).allMatch(m -> m.contains("shorter than 1 ms"));
             }
         }
 
         @Test
-        void tickOfExactlyOneMillisecondLogsNoWarning() {
-            try (LogCapture log = LogCapture.timerLog()) {
-                HashedWheelTimer timer = track(new HashedWheelTimer(1, MILLISECONDS));
+        void largestTickThatFitsTheWheelInALongOfNanosecondsIsAccepted() {
+            ThreadFactory factory = Executors.defaultThreadFactory();
+            long limit = Long.MAX_VALUE / 512;
 
-                assertThat(timer.tickDuration()).isEqualTo(Duration.ofMillis(1));
-                assertThat(log.records(Level.WARNING)).isEmpty();
-            }
+            assertThat(track(new HashedWheelTimer(factory, limit - 1, NANOSECONDS, 512))
+                            .tickDuration())
+                    .isEqualTo(Duration.ofNanos(limit - 1));
+            assertThat(track(new HashedWheelTimer(factory, Long.MAX_VALUE - 1, NANOSECONDS, 1))
+                            .ticksPerWheel())
+                    .isEqualTo(1);
+            assertThat(track(HashedWheelTimer.builder()
+                                    .tickDuration(Duration.ofDays(106_751))
+                                    .ticksPerWheel(1)
+                                    .build())
+                            .tickDuration())
+                    .isEqualTo(Duration.ofDays(106_751));
         }
 
         @Test
@@ -294,109 +317,146 @@ class HashedWheelTimerTest {
     @Nested
     class Validation {
 
-        @ParameterizedTest
-        @ValueSource(ints = {0, -1, Integer.MIN_VALUE, (1 << 30) + 1, Integer.MAX_VALUE})
-        void ticksPerWheelOutOfRangeIsIllegalArgument(int ticksPerWheel) {
-            assertThatThrownBy(() ->
-                            new HashedWheelTimer(Executors.defaultThreadFactory(), 100, MILLISECONDS, ticksPerWheel))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("ticksPerWheel")
-                    .hasMessageContaining(String.valueOf(ticksPerWheel));
-            assertThatThrownBy(() -> HashedWheelTimer.builder()
-                            .ticksPerWheel(ticksPerWheel)
-                            .build())
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining(String.valueOf(ticksPerWheel));
-        }
-
-        @Test
-        void tickTimesWheelOverflowingALongIsIllegalArgument() {
-            ThreadFactory factory = Executors.defaultThreadFactory();
-            long limit = Long.MAX_VALUE / 512;
-
-            assertThatThrownBy(() -> new HashedWheelTimer(factory, limit, NANOSECONDS, 512))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("tickDuration");
-            // 300 rounds up to 512, so the same tick overflows there too
-            assertThatThrownBy(() -> new HashedWheelTimer(factory, limit, NANOSECONDS, 300))
-                    .isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> new HashedWheelTimer(factory, Long.MAX_VALUE, DAYS, 1))
-                    .isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> HashedWheelTimer.builder()
+        /**
+         * One bad argument per case, through the constructors and the builder: the call, the
+         * exception it must throw, and what its message must name (the input, and the value where
+         * the value tells something).
+         */
+        static Stream<Arguments> badArguments() {
+            ThreadFactory f = Executors.defaultThreadFactory();
+            Class<IllegalArgumentException> illegal = IllegalArgumentException.class;
+            Class<NullPointerException> npe = NullPointerException.class;
+            long limit = Long.MAX_VALUE / 512; // the first tick that overflows with 512 ticks per wheel
+            List<Arguments> cases = new ArrayList<>();
+            for (int wheel : new int[] {0, -1, -3, Integer.MIN_VALUE, (1 << 30) + 1, Integer.MAX_VALUE}) {
+                String value = String.valueOf(wheel);
+                cases.add(bad(
+                        "constructor ticksPerWheel " + value,
+                        illegal,
+                        () -> new HashedWheelTimer(f, 100, MILLISECONDS, wheel),
+                        "ticksPerWheel",
+                        value));
+                cases.add(bad(
+                        "builder ticksPerWheel " + value,
+                        illegal,
+                        () -> HashedWheelTimer.builder().ticksPerWheel(wheel).build(),
+                        "ticksPerWheel",
+                        value));
+            }
+            cases.add(bad(
+                    "constructor tickDuration 0",
+                    illegal,
+                    () -> new HashedWheelTimer(0, MILLISECONDS),
+                    "tickDuration"));
+            cases.add(bad(
+                    "constructor tickDuration -1",
+                    illegal,
+                    () -> new HashedWheelTimer(-1, MILLISECONDS),
+                    "tickDuration",
+                    "-1"));
+            cases.add(bad(
+                    "constructor tickDuration Long.MIN_VALUE",
+                    illegal,
+                    () -> new HashedWheelTimer(Long.MIN_VALUE, NANOSECONDS),
+                    "tickDuration"));
+            cases.add(bad(
+                    "builder tickDuration zero",
+                    illegal,
+                    () -> HashedWheelTimer.builder().tickDuration(Duration.ZERO),
+                    "tickDuration"));
+            cases.add(bad(
+                    "builder tickDuration -1 ns",
+                    illegal,
+                    () -> HashedWheelTimer.builder().tickDuration(Duration.ofNanos(-1)),
+                    "tickDuration"));
+            cases.add(bad(
+                    "constructor tick x 512 overflows a long",
+                    illegal,
+                    () -> new HashedWheelTimer(f, limit, NANOSECONDS, 512),
+                    "tickDuration"));
+            cases.add(bad(
+                    "constructor tick x 300 (rounded to 512) overflows a long",
+                    illegal,
+                    () -> new HashedWheelTimer(f, limit, NANOSECONDS, 300),
+                    "tickDuration"));
+            cases.add(bad(
+                    "constructor tick of Long.MAX_VALUE days",
+                    illegal,
+                    () -> new HashedWheelTimer(f, Long.MAX_VALUE, DAYS, 1),
+                    "tickDuration"));
+            cases.add(bad(
+                    "builder tick x 2 overflows a long",
+                    illegal,
+                    () -> HashedWheelTimer.builder()
                             .tickDuration(Duration.ofDays(106_751))
                             .ticksPerWheel(2)
-                            .build())
-                    .isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> HashedWheelTimer.builder()
+                            .build(),
+                    "tickDuration"));
+            cases.add(bad(
+                    "builder tick beyond a long of nanoseconds",
+                    illegal,
+                    () -> HashedWheelTimer.builder()
                             .tickDuration(Duration.ofDays(200_000))
-                            .build())
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("tickDuration");
-
-            // just below the limit is accepted
-            assertThat(track(new HashedWheelTimer(factory, limit - 1, NANOSECONDS, 512))
-                            .tickDuration())
-                    .isEqualTo(Duration.ofNanos(limit - 1));
-            assertThat(track(new HashedWheelTimer(factory, Long.MAX_VALUE - 1, NANOSECONDS, 1))
-                            .ticksPerWheel())
-                    .isEqualTo(1);
-            assertThat(track(HashedWheelTimer.builder()
-                                    .tickDuration(Duration.ofDays(106_751))
-                                    .ticksPerWheel(1)
-                                    .build())
-                            .tickDuration())
-                    .isEqualTo(Duration.ofDays(106_751));
+                            .build(),
+                    "tickDuration"));
+            cases.add(bad(
+                    "builder blank name",
+                    illegal,
+                    () -> HashedWheelTimer.builder().name(" "),
+                    "name"));
+            cases.add(bad(
+                    "builder empty name",
+                    illegal,
+                    () -> HashedWheelTimer.builder().name(""),
+                    "name"));
+            cases.add(bad(
+                    "builder threadFactory returning no thread",
+                    illegal,
+                    () -> HashedWheelTimer.builder().threadFactory(r -> null).build(),
+                    "threadFactory"));
+            cases.add(bad(
+                    "constructor null threadFactory",
+                    npe,
+                    () -> new HashedWheelTimer((ThreadFactory) null),
+                    "threadFactory"));
+            cases.add(bad("constructor null unit", npe, () -> new HashedWheelTimer(100, null), "unit"));
+            cases.add(bad(
+                    "constructor null taskExecutor",
+                    npe,
+                    () -> new HashedWheelTimer(f, 100, MILLISECONDS, 512, true, 0, null),
+                    "taskExecutor"));
+            cases.add(bad(
+                    "builder null name", npe, () -> HashedWheelTimer.builder().name(null), "name"));
+            cases.add(bad(
+                    "builder null threadFactory",
+                    npe,
+                    () -> HashedWheelTimer.builder().threadFactory(null),
+                    "threadFactory"));
+            cases.add(bad(
+                    "builder null tickDuration",
+                    npe,
+                    () -> HashedWheelTimer.builder().tickDuration(null),
+                    "tickDuration"));
+            cases.add(bad(
+                    "builder null taskExecutor",
+                    npe,
+                    () -> HashedWheelTimer.builder().taskExecutor(null),
+                    "taskExecutor"));
+            cases.add(bad(
+                    "builder null ticker", npe, () -> HashedWheelTimer.builder().ticker(null), "ticker"));
+            return cases.stream();
         }
 
-        @Test
-        void nonPositiveTickDurationIsIllegalArgument() {
-            assertThatThrownBy(() -> new HashedWheelTimer(0, MILLISECONDS))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("tickDuration");
-            assertThatThrownBy(() -> new HashedWheelTimer(-1, MILLISECONDS))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("-1");
-            assertThatThrownBy(() -> new HashedWheelTimer(Long.MIN_VALUE, NANOSECONDS))
-                    .isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> HashedWheelTimer.builder().tickDuration(Duration.ZERO))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("tickDuration");
-            assertThatThrownBy(() -> HashedWheelTimer.builder().tickDuration(Duration.ofNanos(-1)))
-                    .isInstanceOf(IllegalArgumentException.class);
+        private static Arguments bad(
+                String what, Class<? extends Throwable> type, ThrowingCallable call, String... named) {
+            return Arguments.of(what, type, call, named);
         }
 
-        @Test
-        void nullConstructorArgumentsAreNullPointerNamingTheParameter() {
-            ThreadFactory factory = Executors.defaultThreadFactory();
-            assertThatThrownBy(() -> new HashedWheelTimer((ThreadFactory) null))
-                    .isInstanceOf(NullPointerException.class)
-                    .hasMessageContaining("threadFactory");
-            assertThatThrownBy(() -> new HashedWheelTimer(100, null))
-                    .isInstanceOf(NullPointerException.class)
-                    .hasMessageContaining("unit");
-            assertThatThrownBy(() -> new HashedWheelTimer(factory, 100, MILLISECONDS, 512, true, 0, null))
-                    .isInstanceOf(NullPointerException.class)
-                    .hasMessageContaining("taskExecutor");
-        }
-
-        @Test
-        void nullBuilderArgumentsAreNullPointerNamingTheParameter() {
-            HashedWheelTimer.Builder builder = HashedWheelTimer.builder();
-            assertThatThrownBy(() -> builder.name(null))
-                    .isInstanceOf(NullPointerException.class)
-                    .hasMessageContaining("name");
-            assertThatThrownBy(() -> builder.threadFactory(null))
-                    .isInstanceOf(NullPointerException.class)
-                    .hasMessageContaining("threadFactory");
-            assertThatThrownBy(() -> builder.tickDuration(null))
-                    .isInstanceOf(NullPointerException.class)
-                    .hasMessageContaining("tickDuration");
-            assertThatThrownBy(() -> builder.taskExecutor(null))
-                    .isInstanceOf(NullPointerException.class)
-                    .hasMessageContaining("taskExecutor");
-            assertThatThrownBy(() -> builder.ticker(null))
-                    .isInstanceOf(NullPointerException.class)
-                    .hasMessageContaining("ticker");
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("badArguments")
+        void badArgumentIsRefusedWithAnErrorNamingIt(
+                String what, Class<? extends Throwable> type, ThrowingCallable call, String[] named) {
+            assertThatThrownBy(call).as(what).isInstanceOf(type).hasMessageContainingAll(named);
         }
 
         @Test
@@ -418,24 +478,6 @@ class HashedWheelTimerTest {
 
             assertThat(timer.state()).isEqualTo(State.INIT);
             assertThat(timer.stats().scheduled()).isZero();
-        }
-
-        @Test
-        void builderRejectsBlankNameAndBadValuesAtBuild() {
-            assertThatThrownBy(() -> HashedWheelTimer.builder().name(" "))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("name");
-            assertThatThrownBy(() -> HashedWheelTimer.builder().name("")).isInstanceOf(IllegalArgumentException.class);
-            HashedWheelTimer.Builder badWheel = HashedWheelTimer.builder().ticksPerWheel(-3);
-            assertThatThrownBy(badWheel::build).isInstanceOf(IllegalArgumentException.class);
-        }
-
-        @Test
-        void threadFactoryReturningNoThreadIsIllegalArgument() {
-            assertThatThrownBy(() ->
-                            HashedWheelTimer.builder().threadFactory(r -> null).build())
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("threadFactory");
         }
     }
 
