@@ -792,65 +792,46 @@ class HashedWheelTimerTest {
             assertThat(task.runs()).isOne();
         }
 
-        @ParameterizedTest(name = "hierarchical={0}")
-        @ValueSource(booleans = {true, false})
-        void deadlineExactlyOnATickBoundaryFiresAtThatBoundaryNotATickLater(boolean hierarchical) {
+        /**
+         * A timeout fires at the first tick boundary at or after its deadline (boundaries every
+         * 100 ms from the start): never before it, and at the boundary itself, not a tick later,
+         * when the deadline falls on one, also when it was scheduled between two boundaries.
+         */
+        @ParameterizedTest(name = "hierarchical={0}: scheduled at {1} ms for {2} ms, fires at {3} ms")
+        @CsvSource({
+            "true, 0, 100, 100",
+            "false, 0, 100, 100",
+            "true, 0, 300, 300",
+            "false, 0, 300, 300",
+            "true, 50, 150, 200",
+            "false, 50, 150, 200",
+            "true, 0, 250, 300",
+            "false, 0, 250, 300"
+        })
+        void firesAtTheFirstTickBoundaryAtOrAfterItsDeadline(
+                boolean hierarchical, long scheduledAtMillis, long delayMillis, long firesAtMillis) {
             ManualTicker ticker = new ManualTicker();
             HashedWheelTimer timer = manualTimer(ticker, hierarchical);
-            RecordingTask atOneTick = new RecordingTask("100ms", ticker);
-            RecordingTask atThreeTicks = new RecordingTask("300ms", ticker);
-
-            timer.newTimeout(atOneTick, Duration.ofMillis(100));
-            timer.newTimeout(atThreeTicks, 300, MILLISECONDS);
-
-            ticker.advance(Duration.ofMillis(100).minusNanos(1));
-            assertThat(atOneTick.runs()).isZero();
-            ticker.advance(Duration.ofNanos(1));
-            assertThat(atOneTick.runs()).isOne();
-            assertThat(atOneTick.ranAtNanos).isEqualTo(Duration.ofMillis(100).toNanos());
-
-            ticker.advance(Duration.ofMillis(200).minusNanos(1));
-            assertThat(atThreeTicks.runs()).isZero();
-            ticker.advance(Duration.ofNanos(1));
-            assertThat(atThreeTicks.runs()).isOne();
-            assertThat(timer.stats().ticks()).isEqualTo(3);
-        }
-
-        @ParameterizedTest(name = "hierarchical={0}")
-        @ValueSource(booleans = {true, false})
-        void deadlineOnABoundaryFiresThereAlsoWhenScheduledBetweenBoundaries(boolean hierarchical) {
-            ManualTicker ticker = new ManualTicker();
-            HashedWheelTimer timer = manualTimer(ticker, hierarchical);
-            ticker.advance(Duration.ofMillis(50));
-            RecordingTask task = new RecordingTask("t");
-
-            timer.newTimeout(task, Duration.ofMillis(150)); // deadline 200 ms
-
-            ticker.advance(Duration.ofMillis(150).minusNanos(1));
-            assertThat(task.runs()).isZero();
-            ticker.advance(Duration.ofNanos(1));
-            assertThat(task.runs()).isOne();
-        }
-
-        @ParameterizedTest(name = "hierarchical={0}")
-        @ValueSource(booleans = {true, false})
-        void timeoutNeverRunsBeforeItsDeadline(boolean hierarchical) {
-            ManualTicker ticker = new ManualTicker();
-            HashedWheelTimer timer = manualTimer(ticker, hierarchical);
+            ticker.advance(Duration.ofMillis(scheduledAtMillis));
             RecordingTask task = new RecordingTask("t", ticker);
 
-            Timeout timeout = timer.newTimeout(task, Duration.ofMillis(250));
+            Timeout timeout = timer.newTimeout(task, Duration.ofMillis(delayMillis));
 
-            ticker.advance(Duration.ofMillis(250)); // the deadline, between two boundaries
-            assertThat(task.runs()).isZero();
+            if (scheduledAtMillis + delayMillis < firesAtMillis) {
+                ticker.advance(Duration.ofMillis(delayMillis)); // the deadline, between two boundaries
+                assertThat(task.runs()).as("at its deadline").isZero();
+                assertThat(timeout.isExpired()).isFalse();
+            }
+            ticker.advance(Duration.ofNanos(Duration.ofMillis(firesAtMillis).toNanos() - ticker.nanoTime() - 1));
+            assertThat(task.runs()).as("a nanosecond before its boundary").isZero();
             assertThat(timeout.isExpired()).isFalse();
-            ticker.advance(Duration.ofMillis(50).minusNanos(1));
-            assertThat(task.runs()).isZero();
-            ticker.advance(Duration.ofNanos(1)); // 300 ms: the first boundary at or after it
-            assertThat(task.runs()).isOne();
-            assertThat(task.ranAtNanos).isEqualTo(Duration.ofMillis(300).toNanos());
+            ticker.advance(Duration.ofNanos(1));
+            assertThat(task.runs()).as("at its boundary").isOne();
+            assertThat(task.ranAtNanos)
+                    .isEqualTo(Duration.ofMillis(firesAtMillis).toNanos());
             assertThat(timeout.isExpired()).isTrue();
             assertThat(timeout.isCancelled()).isFalse();
+            assertThat(timer.stats().ticks()).isEqualTo(firesAtMillis / 100);
         }
 
         @ParameterizedTest(name = "hierarchical={0}")
