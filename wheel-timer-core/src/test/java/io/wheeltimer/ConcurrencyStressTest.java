@@ -161,7 +161,7 @@ class ConcurrencyStressTest {
 
     /** Runs the callables on fresh daemon threads, all started together, and waits for them. */
     static List<Object> runConcurrently(Duration timeout, List<Callable<?>> bodies) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(bodies.size(), daemonThreads("stress"));
+        ExecutorService pool = Executors.newFixedThreadPool(bodies.size(), TestTimers.daemonThreads("stress"));
         try {
             CyclicBarrier start = new CyclicBarrier(bodies.size());
             List<Future<?>> futures = new ArrayList<>();
@@ -188,15 +188,6 @@ class ConcurrencyStressTest {
         }
     }
 
-    static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
-    }
-
     static String threadDump() {
         StringBuilder sb = new StringBuilder();
         Thread.getAllStackTraces().forEach((thread, stack) -> {
@@ -212,12 +203,6 @@ class ConcurrencyStressTest {
             }
         });
         return sb.toString();
-    }
-
-    static void stopQuietly(HashedWheelTimer timer) {
-        if (timer != null && timer.state() != HashedWheelTimer.State.SHUTDOWN) {
-            timer.stop();
-        }
     }
 
     /** Delays at least this long never come due during a test; the stress always cancels them. */
@@ -382,7 +367,7 @@ class ConcurrencyStressTest {
 
         static void runScheduleCancelStress(StressConfig c) throws Exception {
             ExecutorService taskExecutor = c.executorThreads() > 0
-                    ? Executors.newFixedThreadPool(c.executorThreads(), daemonThreads("stress-task"))
+                    ? Executors.newFixedThreadPool(c.executorThreads(), TestTimers.daemonThreads("stress-task"))
                     : null;
             HashedWheelTimer.Builder builder = HashedWheelTimer.builder()
                     .name("wheel-stress")
@@ -546,7 +531,7 @@ class ConcurrencyStressTest {
                 assertThat(after.pending()).isZero();
                 assertThat(after.scheduled()).isEqualTo(after.expired() + after.cancelled());
             } finally {
-                stopQuietly(timer);
+                TestTimers.stopQuietly(timer);
                 if (taskExecutor != null) {
                     taskExecutor.shutdownNow();
                 }
@@ -790,7 +775,7 @@ class ConcurrencyStressTest {
                             .as("pending after a refused newTimeout")
                             .isZero();
                 } finally {
-                    stopQuietly(timer);
+                    TestTimers.stopQuietly(timer);
                 }
             }
         }
@@ -857,7 +842,7 @@ class ConcurrencyStressTest {
                     assertThat(stats.cancelled()).isEqualTo(winner.size());
                     assertThat(timer.stop()).isEmpty();
                 } finally {
-                    stopQuietly(timer);
+                    TestTimers.stopQuietly(timer);
                 }
             }
         }
@@ -875,7 +860,7 @@ class ConcurrencyStressTest {
         @Test
         @org.junit.jupiter.api.Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = SEPARATE_THREAD)
         void firstNewTimeoutRacingStopNeverHangs() throws Exception {
-            ExecutorService threads = Executors.newCachedThreadPool(daemonThreads("stress-init-race"));
+            ExecutorService threads = Executors.newCachedThreadPool(TestTimers.daemonThreads("stress-init-race"));
             try {
                 int spin = 0;
                 long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -922,7 +907,7 @@ class ConcurrencyStressTest {
                     // Keep the two calls close: stop earlier if the timer got started, later if not.
                     boolean started = timer.workerThread().getState() != Thread.State.NEW;
                     spin += started ? -1 : 1;
-                    stopQuietly(timer);
+                    TestTimers.stopQuietly(timer);
                 }
             } finally {
                 threads.shutdownNow();
@@ -1025,7 +1010,7 @@ class ConcurrencyStressTest {
                     assertThat(stats.expired()).isEqualTo(ran);
                     assertThat(timer.stop()).isEmpty();
                 } finally {
-                    stopQuietly(timer);
+                    TestTimers.stopQuietly(timer);
                 }
             }
         }
@@ -1119,7 +1104,7 @@ class ConcurrencyStressTest {
                         });
                 assertThat(timer.stop()).hasSize(keep.size());
             } finally {
-                stopQuietly(timer);
+                TestTimers.stopQuietly(timer);
             }
         }
     }
@@ -1252,7 +1237,7 @@ class ConcurrencyStressTest {
                 assertThat(timer.stop()).hasSize((int) expected);
                 assertThat(timer.upcoming(5)).isEmpty();
             } finally {
-                stopQuietly(timer);
+                TestTimers.stopQuietly(timer);
             }
         }
     }
@@ -1272,7 +1257,8 @@ class ConcurrencyStressTest {
         @org.junit.jupiter.params.provider.CsvSource({"true, false", "false, false", "true, true", "false, true"})
         @org.junit.jupiter.api.Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = SEPARATE_THREAD)
         void tasksSchedulingAndCancellingFromInsideTheTimer(boolean hierarchical, boolean executor) throws Exception {
-            ExecutorService pool = executor ? Executors.newFixedThreadPool(2, daemonThreads("stress-task")) : null;
+            ExecutorService pool =
+                    executor ? Executors.newFixedThreadPool(2, TestTimers.daemonThreads("stress-task")) : null;
             HashedWheelTimer.Builder builder = HashedWheelTimer.builder()
                     .name("wheel-chains")
                     .tickDuration(Duration.ofMillis(1))
@@ -1386,7 +1372,7 @@ class ConcurrencyStressTest {
                 assertThat(stats.failed()).isZero();
                 assertThat(timer.stop()).isEmpty();
             } finally {
-                stopQuietly(timer);
+                TestTimers.stopQuietly(timer);
                 if (pool != null) {
                     pool.shutdownNow();
                 }

@@ -19,7 +19,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -41,6 +40,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout.ThreadMode;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -60,24 +60,14 @@ class HashedWheelTimerTest {
     private static final String NETTY_MESSAGE =
             "Number of pending timeouts (2) is greater than or equal to maximum allowed pending timeouts (1)";
 
-    private final List<HashedWheelTimer> timers = new CopyOnWriteArrayList<>();
-    private final ExecutorService pool = Executors.newCachedThreadPool(daemon("test-helper"));
+    @RegisterExtension
+    final TestTimers timers = new TestTimers();
+
+    private final ExecutorService pool = Executors.newCachedThreadPool(TestTimers.daemonThreads("test-helper"));
 
     @AfterEach
-    void stopEverything() {
-        for (HashedWheelTimer timer : timers) {
-            try {
-                timer.stop();
-            } catch (RuntimeException ignored) {
-                // a test may already have broken it on purpose
-            }
-        }
+    void stopHelpers() {
         pool.shutdownNow();
-    }
-
-    private HashedWheelTimer track(HashedWheelTimer timer) {
-        timers.add(timer);
-        return timer;
     }
 
     /** A started timer on {@code ticker} with 100 ms ticks: its boundaries are at k * 100 ms from now. */
@@ -87,18 +77,9 @@ class HashedWheelTimerTest {
     }
 
     private HashedWheelTimer manualTimer(HashedWheelTimer.Builder builder) {
-        HashedWheelTimer timer = track(builder.name("manual-timer").build());
+        HashedWheelTimer timer = timers.track(builder.name("manual-timer").build());
         timer.start();
         return timer;
-    }
-
-    private static ThreadFactory daemon(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     private static TimerTask noop() {
@@ -123,9 +104,9 @@ class HashedWheelTimerTest {
         })
         void ticksPerWheelIsRoundedUpToAPowerOfTwo(int given, int expected) {
             HashedWheelTimer viaConstructor =
-                    track(new HashedWheelTimer(Executors.defaultThreadFactory(), 100, MILLISECONDS, given));
+                    timers.track(new HashedWheelTimer(Executors.defaultThreadFactory(), 100, MILLISECONDS, given));
             HashedWheelTimer viaBuilder =
-                    track(HashedWheelTimer.builder().ticksPerWheel(given).build());
+                    timers.track(HashedWheelTimer.builder().ticksPerWheel(given).build());
 
             assertThat(viaConstructor.ticksPerWheel()).isEqualTo(expected);
             assertThat(viaBuilder.ticksPerWheel()).isEqualTo(expected);
@@ -155,7 +136,7 @@ class HashedWheelTimerTest {
         void tickShorterThanOneMillisecondIsRaisedToOneMillisecondWithOneWarning(
                 String what, Supplier<HashedWheelTimer> constructor, int warnings) {
             try (LogCapture log = LogCapture.timerLog()) {
-                HashedWheelTimer timer = track(constructor.get());
+                HashedWheelTimer timer = timers.track(constructor.get());
 
                 assertThat(timer.tickDuration()).isEqualTo(Duration.ofMillis(1));
                 assertThat(log.records(Level.WARNING)).hasSize(warnings);
@@ -168,13 +149,13 @@ class HashedWheelTimerTest {
             ThreadFactory factory = Executors.defaultThreadFactory();
             long limit = Long.MAX_VALUE / 512;
 
-            assertThat(track(new HashedWheelTimer(factory, limit - 1, NANOSECONDS, 512))
+            assertThat(timers.track(new HashedWheelTimer(factory, limit - 1, NANOSECONDS, 512))
                             .tickDuration())
                     .isEqualTo(Duration.ofNanos(limit - 1));
-            assertThat(track(new HashedWheelTimer(factory, Long.MAX_VALUE - 1, NANOSECONDS, 1))
+            assertThat(timers.track(new HashedWheelTimer(factory, Long.MAX_VALUE - 1, NANOSECONDS, 1))
                             .ticksPerWheel())
                     .isEqualTo(1);
-            assertThat(track(HashedWheelTimer.builder()
+            assertThat(timers.track(HashedWheelTimer.builder()
                                     .tickDuration(Duration.ofDays(106_751))
                                     .ticksPerWheel(1)
                                     .build())
@@ -189,7 +170,7 @@ class HashedWheelTimerTest {
                 made.incrementAndGet();
                 return new Thread(r, "from-factory");
             };
-            HashedWheelTimer timer = track(HashedWheelTimer.builder()
+            HashedWheelTimer timer = timers.track(HashedWheelTimer.builder()
                     .name("orders")
                     .threadFactory(factory)
                     .tickDuration(Duration.ofMillis(20))
@@ -212,7 +193,7 @@ class HashedWheelTimerTest {
 
         @Test
         void builderDefaults() {
-            HashedWheelTimer timer = track(HashedWheelTimer.builder().build());
+            HashedWheelTimer timer = timers.track(HashedWheelTimer.builder().build());
 
             assertThat(timer.name()).isEqualTo("wheel-timer");
             assertThat(timer.workerThread().getName()).isEqualTo("wheel-timer");
@@ -225,14 +206,18 @@ class HashedWheelTimerTest {
 
         @Test
         void hierarchicalGetterFollowsTheSettingAndIsFalseForAOneBucketWheel() {
-            assertThat(track(HashedWheelTimer.builder().hierarchical(true).build())
+            assertThat(timers.track(HashedWheelTimer.builder()
+                                    .hierarchical(true)
+                                    .build())
                             .isHierarchical())
                     .isTrue();
-            assertThat(track(HashedWheelTimer.builder().hierarchical(false).build())
+            assertThat(timers.track(HashedWheelTimer.builder()
+                                    .hierarchical(false)
+                                    .build())
                             .isHierarchical())
                     .isFalse();
             // nothing to cascade with one bucket per level: documented as flat
-            assertThat(track(HashedWheelTimer.builder()
+            assertThat(timers.track(HashedWheelTimer.builder()
                                     .hierarchical(true)
                                     .ticksPerWheel(1)
                                     .build())
@@ -297,7 +282,7 @@ class HashedWheelTimerTest {
         void everyNettyConstructorKeepsNettysDefaultsAndWorks(
                 String signature, Supplier<HashedWheelTimer> constructor, long tickMillis, int wheel, long max)
                 throws Exception {
-            HashedWheelTimer timer = track(constructor.get());
+            HashedWheelTimer timer = timers.track(constructor.get());
 
             assertThat(timer.tickDuration()).isEqualTo(Duration.ofMillis(tickMillis));
             assertThat(timer.ticksPerWheel()).isEqualTo(wheel);
@@ -461,7 +446,7 @@ class HashedWheelTimerTest {
 
         @Test
         void nullNewTimeoutArgumentsAreNullPointerNamingTheParameterAndDoNotStartTheTimer() {
-            HashedWheelTimer timer = track(HashedWheelTimer.builder().build());
+            HashedWheelTimer timer = timers.track(HashedWheelTimer.builder().build());
 
             assertThatThrownBy(() -> timer.newTimeout(null, 1, SECONDS))
                     .isInstanceOf(NullPointerException.class)
@@ -487,7 +472,7 @@ class HashedWheelTimerTest {
 
         @Test
         void workerStartsLazilyOnTheFirstNewTimeout() {
-            HashedWheelTimer timer = track(HashedWheelTimer.builder().build());
+            HashedWheelTimer timer = timers.track(HashedWheelTimer.builder().build());
 
             assertThat(timer.state()).isEqualTo(State.INIT);
             assertThat(timer.stats().state()).isEqualTo(State.INIT);
@@ -502,7 +487,7 @@ class HashedWheelTimerTest {
 
         @Test
         void startStartsTheWorkerAndMayBeCalledAgain() {
-            HashedWheelTimer timer = track(HashedWheelTimer.builder().build());
+            HashedWheelTimer timer = timers.track(HashedWheelTimer.builder().build());
 
             timer.start();
             timer.start();
@@ -515,7 +500,7 @@ class HashedWheelTimerTest {
         @Test
         void startFixesTheStartTimeAtTheTickersCurrentTime() {
             ManualTicker ticker = new ManualTicker(1_000);
-            HashedWheelTimer timer = track(
+            HashedWheelTimer timer = timers.track(
                     HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).build());
             timer.start();
             ticker.advance(Duration.ofMillis(30));
@@ -531,7 +516,7 @@ class HashedWheelTimerTest {
 
         @Test
         void stopBeforeStartReturnsAnEmptySetAndShutsDown() {
-            HashedWheelTimer timer = track(HashedWheelTimer.builder().build());
+            HashedWheelTimer timer = timers.track(HashedWheelTimer.builder().build());
 
             assertThat(timer.stop()).isEmpty();
 
@@ -1082,7 +1067,7 @@ class HashedWheelTimerTest {
 
         @Test
         void realTimeTimeoutsRunNotBeforeTheirDelayAndAtMostAboutATickLate() throws Exception {
-            HashedWheelTimer timer = track(HashedWheelTimer.builder()
+            HashedWheelTimer timer = timers.track(HashedWheelTimer.builder()
                     .tickDuration(Duration.ofMillis(10))
                     .build());
             timer.start();
@@ -1166,7 +1151,7 @@ class HashedWheelTimerTest {
         void timeoutHandedOffWhileTheWorkerIsAwakeRunsInTheAdvanceThatReachesItsBoundary() throws Exception {
             ManualTicker time = new ManualTicker();
             GatedTicker ticker = new GatedTicker(time);
-            HashedWheelTimer timer = track(
+            HashedWheelTimer timer = timers.track(
                     HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).build());
             timer.start();
             time.advance(Duration.ZERO); // the worker sleeps, with nothing to do
@@ -1553,7 +1538,7 @@ class HashedWheelTimerTest {
         @ValueSource(booleans = {true, false})
         void statsAreExactAtQuietMoments(boolean hierarchical) {
             ManualTicker ticker = new ManualTicker();
-            HashedWheelTimer timer = track(HashedWheelTimer.builder()
+            HashedWheelTimer timer = timers.track(HashedWheelTimer.builder()
                     .ticker(ticker)
                     .tickDuration(TICK)
                     .hierarchical(hierarchical)
@@ -1727,8 +1712,8 @@ class HashedWheelTimerTest {
 
         @Test
         void upcomingIsEmptyForLimitZeroBeforeStartAndAfterStop() {
-            HashedWheelTimer timer =
-                    track(HashedWheelTimer.builder().ticker(new ManualTicker()).build());
+            HashedWheelTimer timer = timers.track(
+                    HashedWheelTimer.builder().ticker(new ManualTicker()).build());
             assertThat(timer.upcoming(10)).isEmpty(); // INIT
 
             timer.newTimeout(new RecordingTask("t"), Duration.ofSeconds(1));
@@ -1811,14 +1796,16 @@ class HashedWheelTimerTest {
                 }
 
                 for (int i = 0; i < 70; i++) {
-                    many.add(track(HashedWheelTimer.builder().name("many-" + i).build()));
+                    many.add(timers.track(
+                            HashedWheelTimer.builder().name("many-" + i).build()));
                 }
                 assertThat(instances.get()).isGreaterThan(64);
                 assertThat(log.count(Level.SEVERE, fragment)).isOne();
                 assertThat(warned.get()).isTrue();
 
                 for (int i = 0; i < 70; i++) {
-                    many.add(track(HashedWheelTimer.builder().name("more-" + i).build()));
+                    many.add(timers.track(
+                            HashedWheelTimer.builder().name("more-" + i).build()));
                 }
                 assertThat(log.count(Level.SEVERE, fragment)).as("once per JVM").isOne();
             } finally {
@@ -1870,7 +1857,7 @@ class HashedWheelTimerTest {
             finished.start();
             finished.join();
             int before = instances.get();
-            HashedWheelTimer timer = track(
+            HashedWheelTimer timer = timers.track(
                     HashedWheelTimer.builder().threadFactory(r -> finished).build());
             assertThat(instances.get()).isEqualTo(before + 1);
 
