@@ -232,21 +232,6 @@ class ConcurrencyStressTest {
         return random.nextLong(maxDelayNanos + 1);
     }
 
-    static final class RecordingTask implements TimerTask {
-        final AtomicInteger runs = new AtomicInteger();
-        final AtomicInteger cancelledCallbacks = new AtomicInteger();
-
-        @Override
-        public void run(Timeout timeout) {
-            runs.incrementAndGet();
-        }
-
-        @Override
-        public void cancelled(Timeout timeout) {
-            cancelledCallbacks.incrementAndGet();
-        }
-    }
-
     /** Many producers schedule and cancel while cancels race the expiry: each timeout runs exactly once or is cancelled exactly once. */
     @Nested
     @Group
@@ -616,7 +601,7 @@ class ConcurrencyStressTest {
 
         /** One newTimeout call of a producer and what came of it. */
         static final class Call {
-            final RecordingTask task = new RecordingTask();
+            final RecordingTask task = new RecordingTask("stress");
             Timeout handle;
             IllegalStateException thrown;
             boolean cancelledByProducer;
@@ -707,10 +692,9 @@ class ConcurrencyStressTest {
                                 if (!"cannot be started once stopped".equals(call.thrown.getMessage())) {
                                     violations.add("newTimeout threw " + call.thrown);
                                 }
-                                if (task.runs.get() != 0 || task.cancelledCallbacks.get() != 0) {
-                                    violations.add(
-                                            "refused newTimeout, yet its task ran " + task.runs + " times and was"
-                                                    + " told cancelled " + task.cancelledCallbacks + " times");
+                                if (task.runs.get() != 0 || task.cancels.get() != 0) {
+                                    violations.add("refused newTimeout, yet its task ran " + task.runs
+                                            + " times and was" + " told cancelled " + task.cancels + " times");
                                 }
                                 continue;
                             }
@@ -726,16 +710,16 @@ class ConcurrencyStressTest {
                             }
                             if (didRun) {
                                 ran++;
-                                if (!call.handle.isExpired() || task.cancelledCallbacks.get() != 0) {
+                                if (!call.handle.isExpired() || task.cancels.get() != 0) {
                                     violations.add(call.handle + " ran, but isExpired=" + call.handle.isExpired()
-                                            + ", cancelled() calls " + task.cancelledCallbacks);
+                                            + ", cancelled() calls " + task.cancels);
                                 }
                             }
                             if (inSet || call.cancelledByProducer) {
-                                if (!call.handle.isCancelled() || task.cancelledCallbacks.get() != 1) {
+                                if (!call.handle.isCancelled() || task.cancels.get() != 1) {
                                     violations.add(call.handle + " cancelled (by stop: " + inSet + "), but isCancelled="
                                             + call.handle.isCancelled() + ", cancelled() calls "
-                                            + task.cancelledCallbacks);
+                                            + task.cancels);
                                 }
                             }
                             if (call.cancelledByProducer) {
@@ -1049,7 +1033,7 @@ class ConcurrencyStressTest {
                         SplittableRandom random = new SplittableRandom(producer);
                         List<Timeout> later = new ArrayList<>();
                         for (int i = 0; i < perProducer; i++) {
-                            TimerTask task = new RecordingTask();
+                            TimerTask task = new RecordingTask("stress");
                             Timeout handle = timer.newTimeout(task, 30 + random.nextInt(30), TimeUnit.MINUTES);
                             if (i % 200 == 0) {
                                 watched.add(new java.lang.ref.WeakReference<>(task));
@@ -1078,7 +1062,7 @@ class ConcurrencyStressTest {
                 // gets these unlinked before the worker's next far event (half an hour away).
                 List<Timeout> quiet = new ArrayList<>();
                 for (int i = 0; i < 3_000; i++) {
-                    TimerTask task = new RecordingTask();
+                    TimerTask task = new RecordingTask("stress");
                     quiet.add(timer.newTimeout(task, 40, TimeUnit.MINUTES));
                     watched.add(new java.lang.ref.WeakReference<>(task));
                 }
