@@ -61,7 +61,7 @@ class HashedWheelTimerTest {
             "Number of pending timeouts (2) is greater than or equal to maximum allowed pending timeouts (1)";
 
     @RegisterExtension
-    final TestTimers timers = new TestTimers();
+    final TestTimers timers = TestTimers.stopMayFail();
 
     private final ExecutorService pool = Executors.newCachedThreadPool(TestTimers.daemonThreads("test-helper"));
 

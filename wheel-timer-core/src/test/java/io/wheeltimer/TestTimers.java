@@ -15,6 +15,21 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class TestTimers implements AfterEachCallback {
 
     private final List<HashedWheelTimer> timers = new CopyOnWriteArrayList<>();
+    private final boolean stopMayFail;
+
+    /** A stop() that throws after the test fails the test. */
+    TestTimers() {
+        this(false);
+    }
+
+    private TestTimers(boolean stopMayFail) {
+        this.stopMayFail = stopMayFail;
+    }
+
+    /** For tests that may break a timer on purpose: a stop() that throws after the test is ignored. */
+    static TestTimers stopMayFail() {
+        return new TestTimers(true);
+    }
 
     /** Returns {@code timer}, which is stopped after the test. */
     HashedWheelTimer track(HashedWheelTimer timer) {
@@ -24,14 +39,22 @@ final class TestTimers implements AfterEachCallback {
 
     @Override
     public void afterEach(ExtensionContext context) {
+        RuntimeException failure = null;
         for (HashedWheelTimer timer : timers) {
             try {
                 timer.stop();
-            } catch (RuntimeException ignored) {
-                // a test may already have broken it on purpose
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
             }
         }
         timers.clear();
+        if (failure != null && !stopMayFail) {
+            throw failure;
+        }
     }
 
     /** Daemon threads named {@code prefix-1}, {@code prefix-2}...: a hung test does not keep the JVM alive. */
