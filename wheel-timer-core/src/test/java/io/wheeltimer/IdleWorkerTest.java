@@ -11,9 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,7 +28,8 @@ class IdleWorkerTest {
     private static final Duration ONE_MS = Duration.ofMillis(1);
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    private final List<HashedWheelTimer> timers = new ArrayList<>();
+    @RegisterExtension
+    final TestTimers timers = new TestTimers();
 
     @BeforeAll
     static void needsThreadCpuTime() {
@@ -40,18 +41,13 @@ class IdleWorkerTest {
         }
     }
 
-    @AfterEach
-    void stopAll() {
-        timers.forEach(HashedWheelTimer::stop);
-    }
-
     private HashedWheelTimer timer(boolean hierarchical) {
         HashedWheelTimer timer = HashedWheelTimer.builder()
                 .name("idle-test")
                 .tickDuration(ONE_MS)
                 .hierarchical(hierarchical)
                 .build();
-        timers.add(timer);
+        timers.track(timer);
         return timer;
     }
 
@@ -207,7 +203,7 @@ class IdleWorkerTest {
                 .tickDuration(ONE_MS)
                 .hierarchical(hierarchical)
                 .build();
-        timers.add(timer);
+        timers.track(timer);
         timer.start();
         return timer;
     }

@@ -8,14 +8,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.wheeltimer.testing.ManualTicker;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -23,19 +21,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 @org.junit.jupiter.api.Timeout(value = 60, unit = SECONDS)
 class ManualTickerTest {
 
-    private final List<HashedWheelTimer> timers = new ArrayList<>();
-
-    @AfterEach
-    void stopAll() {
-        timers.forEach(HashedWheelTimer::stop);
-    }
+    @RegisterExtension
+    final TestTimers timers = new TestTimers();
 
     private HashedWheelTimer startedTimer(ManualTicker ticker) {
         HashedWheelTimer timer = HashedWheelTimer.builder()
                 .ticker(ticker)
                 .tickDuration(Duration.ofMillis(100))
                 .build();
-        timers.add(timer);
+        timers.track(timer);
         timer.start();
         return timer;
     }
@@ -273,7 +267,7 @@ class ManualTickerTest {
                 .ticker(ticker)
                 .tickDuration(tick)
                 .build();
-        timers.add(timer);
+        timers.track(timer);
         timer.start();
         return timer;
     }

@@ -18,6 +18,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Timeout.ThreadMode;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -36,17 +37,18 @@ class PendingCountTest {
 
     private static final int REPETITIONS = 200;
 
-    private final List<HashedWheelTimer> timers = new CopyOnWriteArrayList<>();
+    @RegisterExtension
+    final TestTimers timers = new TestTimers();
+
     private final List<ExecutorService> executors = new ArrayList<>();
 
     @AfterEach
     void stopEverything() {
-        timers.forEach(HashedWheelTimer::stop);
         executors.forEach(ExecutorService::shutdownNow);
     }
 
     private HashedWheelTimer track(HashedWheelTimer timer) {
-        timers.add(timer);
+        timers.track(timer);
         return timer;
     }
 

@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.testing.ManualTicker;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -19,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@link HashedWheelTimer#stopGracefully(Duration)}: new timeouts are refused from the call on, those due
@@ -28,7 +28,9 @@ import org.junit.jupiter.api.Test;
 @org.junit.jupiter.api.Timeout(value = 60, unit = SECONDS)
 class StopGracefullyTest {
 
-    private final List<HashedWheelTimer> timers = new ArrayList<>();
+    @RegisterExtension
+    final TestTimers timers = new TestTimers();
+
     private final List<String> ran = new CopyOnWriteArrayList<>();
     private final AtomicReference<Thread> stoppingThread = new AtomicReference<>();
     private final ExecutorService stopper = Executors.newSingleThreadExecutor(runnable -> {
@@ -39,14 +41,13 @@ class StopGracefullyTest {
 
     @AfterEach
     void stopAll() {
-        timers.forEach(HashedWheelTimer::stop);
         stopper.shutdownNow();
     }
 
     private HashedWheelTimer timer(Ticker ticker, Duration tick) {
         HashedWheelTimer timer =
                 HashedWheelTimer.builder().ticker(ticker).tickDuration(tick).build();
-        timers.add(timer);
+        timers.track(timer);
         timer.start();
         return timer;
     }
@@ -204,7 +205,7 @@ class StopGracefullyTest {
     @Test
     void aTimerNeverStartedStopsAtOnce() {
         HashedWheelTimer timer = HashedWheelTimer.builder().build();
-        timers.add(timer);
+        timers.track(timer);
 
         assertThat(timer.stopGracefully(Duration.ofHours(1))).isEmpty();
         assertThat(timer.state()).isEqualTo(HashedWheelTimer.State.SHUTDOWN);
@@ -213,7 +214,7 @@ class StopGracefullyTest {
     @Test
     void aNullOrNegativeGraceIsRefusedNamingTheValue() {
         HashedWheelTimer timer = HashedWheelTimer.builder().build();
-        timers.add(timer);
+        timers.track(timer);
 
         assertThatThrownBy(() -> timer.stopGracefully(null))
                 .isInstanceOf(NullPointerException.class)
