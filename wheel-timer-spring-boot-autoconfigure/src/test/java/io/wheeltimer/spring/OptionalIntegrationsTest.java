@@ -95,7 +95,10 @@ class OptionalIntegrationsTest {
         }
     }
 
-    /** The application's own timers, declared as HashedWheelTimer: the auto-configured one backs off. */
+    /**
+     * The application's own timers, declared as HashedWheelTimer: the auto-configured one backs
+     * off.
+     */
     @Configuration(proxyBeanMethods = false)
     static class OwnTimersConfig {
 

@@ -23,6 +23,8 @@ import reactor.core.publisher.Mono;
 /**
  * A mistake in a {@link WheelTimeLimit @WheelTimeLimit} method stops the application at startup,
  * with a message that names the method; Mono and Flux are allowed only with Reactor on the class path.
+ * The report Boot prints for each kind of mistake is in {@link AnnotationFailureReportTest}; a
+ * mistake checked there is not checked again here.
  */
 class WheelTimeLimitStartupValidationTest {
 

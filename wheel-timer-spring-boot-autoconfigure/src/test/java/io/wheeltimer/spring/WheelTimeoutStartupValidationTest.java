@@ -16,6 +16,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * A mistake in a {@link WheelTimeout @WheelTimeout} method stops the application at startup, with a
  * message that names the method ({@code ClassName.method(ParamTypes)}), not at the first call.
+ * The report Boot prints for each kind of mistake, with what is allowed and what to change, is in
+ * {@link AnnotationFailureReportTest}; a mistake checked there is not checked again here.
  */
 class WheelTimeoutStartupValidationTest {
 

@@ -48,8 +48,10 @@ import org.springframework.test.util.AopTestUtils;
 
 /**
  * {@link WheelTimeout @WheelTimeout} as its javadoc describes it, through the auto-configuration,
- * with a {@link ManualTicker} driving time (100 ms ticks). Startup validation is in
- * {@link WheelTimeoutStartupValidationTest}, parent and child contexts in
+ * with a {@link ManualTicker} driving time (100 ms ticks), one {@code @Nested} group per behaviour.
+ * Elsewhere: the executor a call runs on in {@link WheelTimeoutExecutorTest}; mistakes that stop
+ * startup in {@link WheelTimeoutStartupValidationTest} and, one case per kind with the printed
+ * report, {@link AnnotationFailureReportTest}; parent and child contexts in
  * {@link WheelTimeoutContextHierarchyTest}.
  */
 class WheelTimeoutTest {
@@ -64,7 +66,10 @@ class WheelTimeoutTest {
             .withBean(ManualTicker.class, ManualTicker::new)
             .withBean(Calls.class, Calls::new);
 
-    /** A call through the proxy does not run the method: it schedules it to run once, after the delay, on the timer's worker. */
+    /**
+     * A call through the proxy does not run the method: it schedules it to run once, after the
+     * delay, on the timer's worker.
+     */
     @Nested
     class Scheduling {
 
@@ -128,7 +133,10 @@ class WheelTimeoutTest {
         }
     }
 
-    /** What the proxy returns at the call, and how the method's own result reaches the caller, per return type. */
+    /**
+     * What the proxy returns at the call, and how the method's own result reaches the caller, per
+     * return type.
+     */
     @Nested
     class ReturnTypes {
 
@@ -282,7 +290,10 @@ class WheelTimeoutTest {
         }
     }
 
-    /** The forms the delay is written in: durations, ISO-8601, placeholders, plain numbers in the time unit. */
+    /**
+     * The forms the delay is written in: durations, ISO-8601, placeholders, plain numbers in the
+     * time unit.
+     */
     @Nested
     class DelayForms {
 
@@ -386,7 +397,9 @@ class WheelTimeoutTest {
         }
     }
 
-    /** Which timer bean runs the call: the named one (trimmed), else the one @Autowired Timer gets. */
+    /**
+     * Which timer bean runs the call: the named one (trimmed), else the one @Autowired Timer gets.
+     */
     @Nested
     class ChoosingTheTimer {
 
@@ -786,7 +799,10 @@ class WheelTimeoutTest {
         }
     }
 
-    /** Calls the timer refuses: after it stopped or the context closed, and beyond its maximum of pending timeouts. */
+    /**
+     * Calls the timer refuses: after it stopped or the context closed, and beyond its maximum of
+     * pending timeouts.
+     */
     @Nested
     class RefusedCalls {
 
@@ -900,7 +916,10 @@ class WheelTimeoutTest {
         }
     }
 
-    /** Whether the starter's post-processor applies: not with the starter turned off, and not beside one the application declares. */
+    /**
+     * Whether the starter's post-processor applies: not with the starter turned off, and not beside
+     * one the application declares.
+     */
     @Nested
     class ThePostProcessor {
 
@@ -953,7 +972,9 @@ class WheelTimeoutTest {
         return context.getBean(HashedWheelTimer.class);
     }
 
-    /** The one pending call is due exactly {@code delay} from now (a multiple of the 100 ms tick). */
+    /**
+     * The one pending call is due exactly {@code delay} from now (a multiple of the 100 ms tick).
+     */
     private static void assertRunsExactlyAfter(AssertableApplicationContext context, Duration delay, String method) {
         assertThat(timer(context).upcoming(10))
                 .singleElement()
@@ -1226,7 +1247,9 @@ class WheelTimeoutTest {
         }
     }
 
-    /** The second timer as the README declares it: from the builder bean, not a default candidate. */
+    /**
+     * The second timer as the README declares it: from the builder bean, not a default candidate.
+     */
     @Configuration(proxyBeanMethods = false)
     static class AuditTimer {
         @Bean(defaultCandidate = false)

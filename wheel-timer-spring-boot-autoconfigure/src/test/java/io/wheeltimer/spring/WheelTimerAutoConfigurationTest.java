@@ -20,7 +20,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The auto-configured timer: defaults, properties, back-off and the values it refuses. */
+/**
+ * The auto-configured timer: defaults, properties and back-off. The values it refuses, with the
+ * report Boot prints for each, are in {@link StartupFailureReportTest}.
+ */
 class WheelTimerAutoConfigurationTest {
 
     private final ApplicationContextRunner runner =
