@@ -65,7 +65,7 @@ class AnnotationFailureReportTest {
                         PlainFutureLimited.class,
                         "@WheelTimeLimit on method " + PlainFutureLimited.class.getName() + ".get()",
                         "the method returns java.util.concurrent.Future",
-                        "It must return CompletableFuture or CompletionStage",
+                        "It must return CompletableFuture or CompletionStage, Mono or Flux",
                         "return CompletableFuture or CompletionStage"),
                 Arguments.of(
                         UnknownExecutor.class,
@@ -90,7 +90,8 @@ class AnnotationFailureReportTest {
                         "@WheelTimeout on method " + OnEitherTimer.class.getName() + ".run()",
                         "there are several Timer beans [first, second]",
                         "the Timer that @Autowired Timer gets is used",
-                        "Name the timer with @WheelTimeout(timer = \"...\"), mark one Timer bean @Primary"));
+                        "Name the timer with @WheelTimeout(timer = \"...\"), mark one Timer bean @Primary, or declare the"
+                                + " others with @Bean(defaultCandidate = false)."));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,5 +1,6 @@
 package io.wheeltimer.spring;
 
+import static io.wheeltimer.spring.WheelTimeoutFixtures.calls;
 import static io.wheeltimer.spring.WheelTimeoutFixtures.messages;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -189,16 +190,6 @@ class WheelTimeoutExecutorTest {
                         .contains("executor 'calls'")
                         .contains("is not the name of a java.util.concurrent.Executor bean")
                         .contains("ownExecutor");
-            });
-        }
-
-        @Test
-        void anExplicitNameOfNoBeanFailsStartupNamingTheMethod() {
-            runner.withBean(UnknownExecutor.class).run(context -> {
-                assertThat(context).hasFailed();
-                assertThat(messages(context.getStartupFailure()))
-                        .contains(UnknownExecutor.class.getName() + ".run()")
-                        .contains("executor 'nope'");
             });
         }
     }
@@ -418,10 +409,6 @@ class WheelTimeoutExecutorTest {
         return context.getBean("wheelTimer", HashedWheelTimer.class);
     }
 
-    private static Calls calls(AssertableApplicationContext context) {
-        return context.getBean(Calls.class);
-    }
-
     @Configuration(proxyBeanMethods = false)
     static class NettyStyleTimer {
         @Bean
@@ -537,11 +524,6 @@ class WheelTimeoutExecutorTest {
 
     static class NotAnExecutor {
         @WheelTimeout(delay = "1s", executor = "calls")
-        public void run() {}
-    }
-
-    static class UnknownExecutor {
-        @WheelTimeout(delay = "1s", executor = "nope")
         public void run() {}
     }
 }

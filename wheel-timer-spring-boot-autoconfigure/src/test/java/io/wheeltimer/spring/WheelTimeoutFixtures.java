@@ -1,13 +1,20 @@
 package io.wheeltimer.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.wheeltimer.HashedWheelTimer;
+import io.wheeltimer.testing.ManualTicker;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 
-/** What the {@code @WheelTimeout} tests share: a record of the calls that ran, and log capture. */
+/**
+ * What the tests of the annotations share: a record of the calls that ran, the context's beans
+ * they drive, startup-failure messages, and log capture.
+ */
 final class WheelTimeoutFixtures {
 
     private WheelTimeoutFixtures() {}
@@ -30,6 +37,22 @@ final class WheelTimeoutFixtures {
         List<String> methods() {
             return list.stream().map(Call::method).toList();
         }
+    }
+
+    /** The context's {@link Calls} bean. */
+    static Calls calls(AssertableApplicationContext context) {
+        return context.getBean(Calls.class);
+    }
+
+    /** The context's {@link ManualTicker} bean, which drives its timers' time. */
+    static ManualTicker ticker(AssertableApplicationContext context) {
+        return context.getBean(ManualTicker.class);
+    }
+
+    /** The context failed to start, and the messages of the failure contain every fragment. */
+    static void assertStartupFailsNaming(AssertableApplicationContext context, String... fragments) {
+        assertThat(context).hasFailed();
+        assertThat(messages(context.getStartupFailure())).contains(fragments);
     }
 
     /** The messages of a failure and of all its causes, one a line. */

@@ -16,12 +16,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The auto-configured timer: defaults, properties, back-off and the values it refuses. */
+/**
+ * The auto-configured timer: defaults, properties and back-off. The values it refuses, with the
+ * report Boot prints for each, are in {@link StartupFailureReportTest}.
+ */
 class WheelTimerAutoConfigurationTest {
 
     private final ApplicationContextRunner runner =
@@ -99,59 +101,6 @@ class WheelTimerAutoConfigurationTest {
             timer.newTimeout(t -> ran.set(true), Duration.ofMinutes(30));
             context.getBean(ManualTicker.class).advance(Duration.ofMinutes(30));
             assertThat(ran).hasValue(true);
-        });
-    }
-
-    @Test
-    void refusesATickBelowOneMillisecond() {
-        assertRefused("wheel-timer.tick-duration=500us", "wheel-timer.tick-duration", "at least 1ms");
-    }
-
-    @Test
-    void refusesAZeroTick() {
-        assertRefused("wheel-timer.tick-duration=0ms", "wheel-timer.tick-duration", "at least 1ms");
-    }
-
-    @Test
-    void refusesAWheelSizeOfZero() {
-        assertRefused("wheel-timer.ticks-per-wheel=0", "wheel-timer.ticks-per-wheel", "from 1 to 1073741824");
-    }
-
-    @Test
-    void refusesAWheelSizeAbove2To30() {
-        assertRefused("wheel-timer.ticks-per-wheel=1073741825", "wheel-timer.ticks-per-wheel", "from 1 to 1073741824");
-    }
-
-    @Test
-    void refusesAnExecutorBeanNameThatDoesNotExist() {
-        assertRefused("wheel-timer.executor=noSuchExecutor", "wheel-timer.executor", "no bean named 'noSuchExecutor'");
-    }
-
-    @Test
-    void refusesANegativeAwaitTerminationPeriod() {
-        assertRefused(
-                "wheel-timer.shutdown.await-termination-period=-1s",
-                "wheel-timer.shutdown.await-termination-period",
-                "0s or longer");
-    }
-
-    @Test
-    void refusesABlankThreadName() {
-        assertRefused("wheel-timer.thread-name= ", "wheel-timer.thread-name", "must not be blank");
-    }
-
-    private void assertRefused(String property, String key, String allowed) {
-        runner.withPropertyValues(property).run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure())
-                    .rootCause()
-                    .isInstanceOf(InvalidConfigurationPropertyValueException.class)
-                    .satisfies(e -> {
-                        InvalidConfigurationPropertyValueException invalid =
-                                (InvalidConfigurationPropertyValueException) e;
-                        assertThat(invalid.getName()).isEqualTo(key);
-                        assertThat(invalid.getReason()).contains(allowed);
-                    });
         });
     }
 
