@@ -317,14 +317,7 @@ final class DurableReport {
         }
         int decades = Math.max(2, (int) Math.ceil(Math.log10(max)) + 1); // from 0.1 ms
         double low = 0.1;
-        StringBuilder svg = new StringBuilder();
-        svg.append(String.format(
-                Locale.ROOT,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                        + "font-family=\"sans-serif\" font-size=\"12\">%n",
-                width,
-                height));
-        svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        StringBuilder svg = Charts.start(width, height);
         svg.append("<text x=\"20\" y=\"24\" font-size=\"15\">Lateness of durable deadlines (ms after the "
                 + "deadline, log scale, lower is better)</text>\n");
         for (int d = 0; d <= decades; d++) {
@@ -386,7 +379,7 @@ final class DurableReport {
                         Report.fmt(v)));
             }
         }
-        Report.legend(svg, series, colours, left, 120, height);
+        Charts.legend(svg, series, colours, left, 120, height);
         Files.writeString(docs.resolve(CHART), svg.append("</svg>\n").toString());
     }
 }

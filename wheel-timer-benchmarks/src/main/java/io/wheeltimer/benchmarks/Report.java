@@ -404,84 +404,26 @@ public final class Report {
 
     /** A grouped bar chart of the throughput table, as SVG: per contender, 1 and 2 threads at each tick. */
     private String chart() {
-        int width = 760;
-        int height = 380;
-        int left = 70;
-        int bottom = 310;
-        int top = 40;
-        String[] series = {
-            "1 thread, 100 ms tick", "2 threads, 100 ms tick", "1 thread, 1 ms tick", "2 threads, 1 ms tick"
-        };
-        String[] colours = {"#4e79a7", "#a0cbe8", "#f28e2b", "#ffbe7d"};
-        double max = 0;
-        for (Contender c : ALL) {
-            for (int k = 0; k < series.length; k++) {
-                double v = scheduleCancel.ops(TICKS[k / 2], c)[k % 2];
-                max = Double.isNaN(v) ? max : Math.max(max, v);
-            }
-        }
-        max = max <= 0 ? 1 : max * 1.1;
-        StringBuilder svg = new StringBuilder();
-        svg.append(String.format(
-                Locale.ROOT,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                        + "font-family=\"sans-serif\" font-size=\"12\">%n",
-                width,
-                height));
-        svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-        svg.append(String.format(
-                Locale.ROOT,
-                "<text x=\"%d\" y=\"22\" font-size=\"15\">Schedule-then-cancel throughput "
-                        + "(ops/µs, higher is better)</text>%n",
-                left));
-        for (int i = 0; i <= 4; i++) {
-            int y = (int) (bottom - (bottom - top) * i / 4.0);
-            svg.append(String.format(
-                    Locale.ROOT,
-                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>%n",
-                    left,
-                    y,
-                    width - 20,
-                    y));
-            svg.append(String.format(
-                    Locale.ROOT,
-                    "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>%n",
-                    left - 6,
-                    y + 4,
-                    fmt(max * i / 4)));
-        }
-        int group = (width - left - 20) / ALL.length;
-        int bar = (group - 20) / series.length;
+        String[] groups = new String[ALL.length];
+        double[][] values = new double[ALL.length][];
         for (int g = 0; g < ALL.length; g++) {
-            for (int k = 0; k < series.length; k++) {
-                double v = scheduleCancel.ops(TICKS[k / 2], ALL[g])[k % 2];
-                v = Double.isNaN(v) ? 0 : v;
-                int h = (int) ((bottom - top) * v / max);
-                int x = left + g * group + 10 + k * bar;
-                svg.append(String.format(
-                        Locale.ROOT,
-                        "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>%n",
-                        x,
-                        bottom - h,
-                        bar - 3,
-                        h,
-                        colours[k]));
-                svg.append(String.format(
-                        Locale.ROOT,
-                        "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">%s</text>%n",
-                        x + (bar - 3) / 2,
-                        bottom - h - 4,
-                        fmt(v)));
-            }
-            svg.append(String.format(
-                    Locale.ROOT,
-                    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
-                    left + g * group + group / 2,
-                    bottom + 18,
-                    ALL[g].label().replace("ScheduledThreadPoolExecutor", "STPE")));
+            groups[g] = ALL[g].label().replace("ScheduledThreadPoolExecutor", "STPE");
+            double[] ops100 = scheduleCancel.ops(TICKS[0], ALL[g]);
+            double[] ops1 = scheduleCancel.ops(TICKS[1], ALL[g]);
+            values[g] = new double[] {ops100[0], ops100[1], ops1[0], ops1[1]};
         }
-        Report.legend(svg, series, colours, left, 170, height);
-        return svg.append("</svg>\n").toString();
+        return Charts.bars(
+                760,
+                380,
+                310,
+                10,
+                "Schedule-then-cancel throughput (ops/µs, higher is better)",
+                groups,
+                new String[] {
+                    "1 thread, 100 ms tick", "2 threads, 100 ms tick", "1 thread, 1 ms tick", "2 threads, 1 ms tick"
+                },
+                new String[] {"#4e79a7", "#a0cbe8", "#f28e2b", "#ffbe7d"},
+                values);
     }
 
     static String machine() {
@@ -505,21 +447,6 @@ public final class Report {
 
     private static String ratio(double value, double netty) {
         return Double.isNaN(value) || Double.isNaN(netty) || netty == 0 ? "–" : fmt(value / netty);
-    }
-
-    /** The legend under a chart: a colour swatch and the name of each series, {@code spacing} apart. */
-    static void legend(StringBuilder svg, String[] series, String[] colours, int left, int spacing, int height) {
-        for (int k = 0; k < series.length; k++) {
-            int x = left + k * spacing;
-            svg.append(String.format(
-                    Locale.ROOT,
-                    "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
-                    x,
-                    height - 30,
-                    colours[k]));
-            svg.append(
-                    String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", x + 16, height - 20, series[k]));
-        }
     }
 
     static String fmt(double v) {

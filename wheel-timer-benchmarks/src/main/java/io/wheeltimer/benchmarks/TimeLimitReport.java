@@ -149,83 +149,23 @@ final class TimeLimitReport {
         if (!present) {
             return;
         }
-        int width = 620;
-        int height = 320;
-        int left = 70;
-        int bottom = 250;
-        int top = 40;
-        String[] series = {"1 thread", "2 threads"};
-        String[] colours = {"#4e79a7", "#a0cbe8"};
-        double max = 0;
-        for (LimitContender c : ALL) {
-            for (double v : cell(throughput, c)) {
-                max = Double.isNaN(v) ? max : Math.max(max, v);
-            }
-        }
-        max = max <= 0 ? 1 : max * 1.1;
-        StringBuilder svg = new StringBuilder();
-        svg.append(String.format(
-                Locale.ROOT,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                        + "font-family=\"sans-serif\" font-size=\"12\">%n",
-                width,
-                height));
-        svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-        svg.append(String.format(
-                Locale.ROOT,
-                "<text x=\"%d\" y=\"22\" font-size=\"15\">Limit-then-complete throughput "
-                        + "(ops/µs, higher is better)</text>%n",
-                left));
-        for (int i = 0; i <= 4; i++) {
-            int y = (int) (bottom - (bottom - top) * i / 4.0);
-            svg.append(String.format(
-                    Locale.ROOT,
-                    "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>%n",
-                    left,
-                    y,
-                    width - 20,
-                    y));
-            svg.append(String.format(
-                    Locale.ROOT,
-                    "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>%n",
-                    left - 6,
-                    y + 4,
-                    Report.fmt(max * i / 4)));
-        }
-        int group = (width - left - 20) / ALL.length;
-        int bar = (group - 40) / series.length;
+        String[] groups = new String[ALL.length];
+        double[][] values = new double[ALL.length][];
         for (int g = 0; g < ALL.length; g++) {
-            for (int k = 0; k < series.length; k++) {
-                double v = cell(throughput, ALL[g])[k];
-                v = Double.isNaN(v) ? 0 : v;
-                int h = (int) ((bottom - top) * v / max);
-                int x = left + g * group + 20 + k * bar;
-                svg.append(String.format(
-                        Locale.ROOT,
-                        "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>%n",
-                        x,
-                        bottom - h,
-                        bar - 3,
-                        h,
-                        colours[k]));
-                svg.append(String.format(
-                        Locale.ROOT,
-                        "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\">%s</text>%n",
-                        x + (bar - 3) / 2,
-                        bottom - h - 4,
-                        Report.fmt(v)));
-            }
-            String label = ALL[g].label().replace(" (hierarchical, 1 ms tick)", "");
-            svg.append(String.format(
-                    Locale.ROOT,
-                    "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>%n",
-                    left + g * group + group / 2,
-                    bottom + 18,
-                    label));
+            groups[g] = ALL[g].label().replace(" (hierarchical, 1 ms tick)", "");
+            values[g] = cell(throughput, ALL[g]);
         }
-        Report.legend(svg, series, colours, left, 170, height);
         Files.writeString(
                 docs.resolve("benchmarks-time-limits.svg"),
-                svg.append("</svg>\n").toString());
+                Charts.bars(
+                        620,
+                        320,
+                        250,
+                        20,
+                        "Limit-then-complete throughput (ops/µs, higher is better)",
+                        groups,
+                        new String[] {"1 thread", "2 threads"},
+                        new String[] {"#4e79a7", "#a0cbe8"},
+                        values));
     }
 }
