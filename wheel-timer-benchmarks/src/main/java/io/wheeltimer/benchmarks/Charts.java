@@ -45,8 +45,7 @@ final class Charts {
         }
         max = max <= 0 ? 1 : max * 1.1;
         StringBuilder svg = start(width, height);
-        svg.append(String.format(
-                Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\">%s</text>%n", left, title));
+        svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\">%s</text>%n", left, title));
         for (int i = 0; i <= 4; i++) {
             int y = (int) (bottom - (bottom - top) * i / 4.0);
             svg.append(String.format(

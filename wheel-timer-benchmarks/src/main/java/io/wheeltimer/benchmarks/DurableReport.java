@@ -139,7 +139,8 @@ final class DurableReport {
                     + " | " + Report.fmt(value("lateness", c, "minLeadMillis") / 1e3) + " |");
             double a = value("payment-1", c, "opsPerSecond");
             double b = value("payment-4", c, "opsPerSecond");
-            payment.add(Report.row(c.label(), a, a / one, b, b / four, value("payment-1", c, "statementsPerOperation")));
+            payment.add(
+                    Report.row(c.label(), a, a / one, b, b / four, value("payment-1", c, "statementsPerOperation")));
             burst.add(openRow(
                             c.label(),
                             value("burst", c, "firstRanMillis"),
@@ -253,7 +254,8 @@ final class DurableReport {
             misses.add("- " + miss + ".");
         }
         template.put(
-                "durable-missed", missed.isEmpty() ? "Every target met." : "Missed, measured in this run:\n\n" + misses);
+                "durable-missed",
+                missed.isEmpty() ? "Every target met." : "Missed, measured in this run:\n\n" + misses);
     }
 
     /** How many timeouts of {@code contender} ran twice or never, in the lateness and burst runs. */

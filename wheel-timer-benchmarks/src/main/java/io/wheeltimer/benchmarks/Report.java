@@ -101,7 +101,8 @@ public final class Report {
                         Contender.valueOf(run.get("params").get("contender").asString());
                 int tick = run.get("params").get("tickMillis").asInt();
                 int column = run.get("benchmark").asString().endsWith("oneThread") ? 0 : 1;
-                ops(tick, contender)[column] = run.get("primaryMetric").get("score").asDouble();
+                ops(tick, contender)[column] =
+                        run.get("primaryMetric").get("score").asDouble();
                 JsonNode secondary = run.get("secondaryMetrics");
                 JsonNode norm = secondary.has("gc.alloc.rate.norm")
                         ? secondary.get("gc.alloc.rate.norm")

@@ -150,7 +150,9 @@ final class Targets {
             Map<String, String> values = new LinkedHashMap<>();
             values.put("op", comparison.symbol);
             values.put("threshold", thresholdText);
-            values.put("percent", BigDecimal.valueOf(threshold() * 100).stripTrailingZeros().toPlainString());
+            values.put(
+                    "percent",
+                    BigDecimal.valueOf(threshold() * 100).stripTrailingZeros().toPlainString());
             for (int k = 0; k + 1 < namesAndValues.length; k += 2) {
                 values.put(namesAndValues[k], namesAndValues[k + 1]);
             }

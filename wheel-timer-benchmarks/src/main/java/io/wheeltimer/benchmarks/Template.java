@@ -51,8 +51,7 @@ final class Template {
             throw new IllegalStateException(
                     name + " has no section between " + startMarker + " and " + endMarker + " in that order");
         }
-        return new Template(
-                name + " (" + startMarker + ")", text.substring(start, end + endMarker.length()) + "\n");
+        return new Template(name + " (" + startMarker + ")", text.substring(start, end + endMarker.length()) + "\n");
     }
 
     /** Fills {@code {{placeholder}}} with {@code value}; a value given twice is an error. */

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 import tools.jackson.databind.JsonNode;
@@ -87,8 +86,8 @@ final class TimeLimitReport {
     /** Fills the time-limit placeholders of the report's template: its tables and its targets. */
     void fill(Template template, Targets targets) {
         if (!present) {
-            throw new IllegalArgumentException("no time-limit results (" + files
-                    + "): run-benchmarks.sh writes them beside the main JMH results");
+            throw new IllegalArgumentException(
+                    "no time-limit results (" + files + "): run-benchmarks.sh writes them beside the main JMH results");
         }
         LimitContender wheel = LimitContender.WHEEL;
         LimitContender jdk = LimitContender.JDK;
@@ -96,8 +95,8 @@ final class TimeLimitReport {
         Targets.Target limits = targets.get("time-limit-throughput");
         for (int column = 0; column < 2; column++) {
             double r = cell(throughput, wheel)[column] / cell(throughput, jdk)[column];
-            targetRows.add(Report.targetRow(
-                    limits.text("threads", Report.threads(column + 1)), limits.met(r), Report.x(r)));
+            targetRows.add(
+                    Report.targetRow(limits.text("threads", Report.threads(column + 1)), limits.met(r), Report.x(r)));
         }
         Targets.Target perCall = targets.get("time-limit-bytes");
         double bytes = cell(allocation, wheel)[0];
