@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole benchmark suite and writes docs/benchmarks.md and its charts (docs/benchmarks*.svg).
-# About 55 minutes on 2 cores (25 of them durable timeouts against db-scheduler, 8 the 1 GB-heap runs of
-# ScheduleCancelBenchmark and InFlightBenchmark). Run it on a quiet
-# machine: nothing else should be busy.
+# About an hour on 2 cores: 25 minutes durable timeouts against db-scheduler, 8 the 1 GB-heap runs of
+# ScheduleCancelBenchmark and InFlightBenchmark, and some 5 pre-touching the 4 GB heap of the 44 JMH forks
+# that have one. Run it on a quiet machine: nothing else should be busy.
 #
 #   wheel-timer-benchmarks/run-benchmarks.sh                 # everything
 #   ONLY=durable wheel-timer-benchmarks/run-benchmarks.sh    # durable timeouts against db-scheduler alone:
