@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole benchmark suite and writes docs/benchmarks.md and its charts (docs/benchmarks*.svg).
-# About 45 minutes on 2 cores (25 of them durable timeouts against db-scheduler). Run it on a quiet
-# machine: nothing else should be busy.
+# About an hour on 2 cores: 25 minutes durable timeouts against db-scheduler, 8 the 1 GB-heap runs of
+# ScheduleCancelBenchmark and InFlightBenchmark, and some 5 pre-touching the 4 GB heap of the 44 JMH forks
+# that have one. Run it on a quiet machine: nothing else should be busy.
 #
 #   wheel-timer-benchmarks/run-benchmarks.sh                 # everything
 #   ONLY=durable wheel-timer-benchmarks/run-benchmarks.sh    # durable timeouts against db-scheduler alone:
@@ -83,9 +84,17 @@ jmh_args=(-prof gc -rf json -rff "$out/jmh.json")
 if [[ "${QUICK:-}" == 1 ]]; then
     jmh_args+=(-wi 1 -w 1s -i 1 -r 1s)
 fi
+# The headline figures: each fork with the benchmarks' own 4 GB heap (G1, pre-touched), where no contender
+# is bound by garbage collection.
 java -cp "$cp" org.openjdk.jmh.Main ScheduleCancelBenchmark "${jmh_args[@]}"
 # Request traffic (1,000 in flight per thread); Report reads jmh-inflight.json beside jmh.json.
 java -cp "$cp" org.openjdk.jmh.Main InFlightBenchmark "${jmh_args[@]/jmh.json/jmh-inflight.json}"
+# The same two with a 1 GB heap, shown beside the headline as what a small heap does (at the 100 ms tick
+# Netty keeps every cancelled timeout until its next tick and spends its time in GC). -jvmArgsAppend
+# replaces the benchmarks' own heap options.
+small_heap=(-jvmArgsAppend "-Xms1g -Xmx1g -XX:+UseG1GC")
+java -cp "$cp" org.openjdk.jmh.Main ScheduleCancelBenchmark "${jmh_args[@]/jmh.json/jmh-1g.json}" "${small_heap[@]}"
+java -cp "$cp" org.openjdk.jmh.Main InFlightBenchmark "${jmh_args[@]/jmh.json/jmh-inflight-1g.json}" "${small_heap[@]}"
 
 : > "$out/experiments.jsonl"
 for experiment in retained cpu-far cpu-far-busy cpu-idle lateness bulk; do

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.StringJoiner;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -33,10 +34,12 @@ final class DurableReport {
     private static final DurableContender TUNED = DurableContender.DB_SCHEDULER_TUNED;
 
     private final Map<String, Map<DurableContender, JsonNode>> results = new HashMap<>();
+    private final Path lines;
     private final boolean present;
     private boolean quick;
 
     DurableReport(Path lines) throws IOException {
+        this.lines = lines;
         present = Files.exists(lines);
         if (!present) {
             return;
@@ -57,21 +60,13 @@ final class DurableReport {
             throw new IllegalArgumentException("usage: DurableReport DURABLE_JSONL DOCS_DIR COMMAND");
         }
         DurableReport report = new DurableReport(Path.of(args[0]));
-        if (!report.present) {
-            throw new IllegalArgumentException("no results at " + args[0] + ": run the durable section first");
-        }
+        Template section = Template.load().section(START, END);
+        report.fill(section, Targets.load(), args[2]);
         Path docs = Path.of(args[1]);
         Path markdown = docs.resolve("benchmarks.md");
         String existing = Files.exists(markdown) ? Files.readString(markdown) : "# Benchmarks\n\n";
-        StringBuilder section = new StringBuilder();
-        report.section(section, args[2]);
-        Files.writeString(markdown, splice(existing, section.toString()));
+        Files.writeString(markdown, splice(existing, START, END, section.fill()));
         report.writeChart(docs);
-    }
-
-    /** {@code markdown} with {@code section} in place of the one between the markers, or before "Reproduce". */
-    static String splice(String markdown, String section) {
-        return splice(markdown, START, END, section);
     }
 
     /**
@@ -91,10 +86,6 @@ final class DurableReport {
                 : markdown.substring(0, reproduce) + section + markdown.substring(reproduce);
     }
 
-    boolean present() {
-        return present;
-    }
-
     private double value(String experiment, DurableContender contender, String field) {
         Map<DurableContender, JsonNode> byContender = results.get(experiment);
         JsonNode node = byContender == null ? null : byContender.get(contender);
@@ -103,71 +94,78 @@ final class DurableReport {
                 : node.get(field).asDouble();
     }
 
-    /** The whole section, between its markers; nothing if there are no results. */
-    void section(StringBuilder md, String command) {
+    /** Fills the placeholders of the template's section between {@link #START} and {@link #END}. */
+    void fill(Template template, Targets targets, String command) {
         if (!present) {
-            return;
+            throw new IllegalArgumentException("no results at " + lines + ": run the durable section first");
         }
-        md.append(START)
-                .append("\n## Durable timeouts against db-scheduler\n\n")
-                .append("Business deadlines kept in PostgreSQL: durable timeouts (`JdbcDurableTimer`) side by side ")
-                .append("with db-scheduler 16.7.1 (`com.github.kagkarlsson:db-scheduler`), with its defaults and ")
-                .append("tuned for low latency as its README advises, in one run (`DurableExperiments`, one JVM per ")
-                .append("measurement). Each measurement starts the embedded PostgreSQL of `wheel-timer-test-postgres` ")
-                .append("(the same binaries and settings every time, `fsync` off), creates a fresh database and the ")
-                .append("contender's table (the durable timer's shipped `schema-postgresql.sql`; db-scheduler's ")
-                .append("`scheduled_tasks` as its documentation gives it for PostgreSQL), and reaches it through a ")
-                .append("HikariCP pool of ")
-                .append(DurableExperiments.POOL_SIZE)
-                .append(" connections and Spring's `DataSourceTransactionManager`. Every schedule and every ")
-                .append("cancel runs in a transaction of its own, as an application's would (db-scheduler on ")
-                .append("Spring's `TransactionAwareDataSourceProxy`, as its README says, so that it joins it). ")
-                .append("The handler only records when it started.\n\n")
-                .append("- **durable timeouts**: a hierarchical `HashedWheelTimer` with a 10 ms tick; the durable ")
-                .append("timer's defaults otherwise (poll interval 1 s, lookahead 10 s, batch 1,000, lease 30 s); ")
-                .append("handlers on a fixed pool of ")
-                .append(DurableContender.THREADS)
-                .append(" threads.\n")
-                .append("- **db-scheduler, defaults**: ")
-                .append(DurableContender.THREADS)
-                .append(" threads, polling every 10 s, `fetch-and-lock-on-execute`.\n")
-                .append("- **db-scheduler, tuned**: polling every 100 ms, `pollUsingLockAndFetch(1.0, 4.0)` ")
-                .append("(`select for update skip locked`, the fractions its README gives for high throughput), ")
-                .append("`enableImmediateExecution()`, ")
-                .append(DurableContender.THREADS)
-                .append(" threads.\n\n")
-                .append("Measured ")
-                .append(LocalDate.now())
-                .append(" on ")
-                .append(Report.machine())
-                .append(", with `")
-                .append(command)
-                .append("`.");
-        if (quick) {
-            md.append(" **A QUICK smoke run: fewer timeouts and shorter windows, the numbers mean nothing.**");
+        template.put("durable-pool-size", DurableExperiments.POOL_SIZE)
+                .put("durable-threads", DurableContender.THREADS)
+                .put("durable-date", LocalDate.now())
+                .put("durable-machine", Report.machine())
+                .put("durable-command", command)
+                .put(
+                        "durable-quick",
+                        quick
+                                ? " **A QUICK smoke run: fewer timeouts and shorter windows, the numbers mean nothing.**"
+                                : "")
+                .put("durable-p99", Report.fmt(value("lateness", DURABLE, "p99Millis")))
+                .put("durable-timeouts", count("lateness", DURABLE, "timeouts"))
+                .put("durable-spread", Report.fmt(value("lateness", DURABLE, "spreadMillis") / 1e3))
+                .put("durable-tuned-p99", Report.fmt(value("lateness", TUNED, "p99Millis")))
+                .put("durable-defaults-p99", Report.fmt(value("lateness", DEFAULTS, "p99Millis")))
+                .put("durable-payment-measure", Report.fmt(value("payment-1", DURABLE, "measureMillis") / 1e3))
+                .put("durable-payment-warm-up", Report.fmt(value("payment-1", DURABLE, "warmUpMillis") / 1e3))
+                .put("durable-burst-timeouts", count("burst", DURABLE, "timeouts"))
+                .put("durable-idle-pending", count("idle", DURABLE, "pending"))
+                .put("durable-idle-window", Report.fmt(value("idle", DURABLE, "windowMillis") / 1e3));
+        targets(template, targets);
+        StringJoiner lateness = new StringJoiner("\n");
+        StringJoiner payment = new StringJoiner("\n");
+        StringJoiner burst = new StringJoiner("\n");
+        StringJoiner idle = new StringJoiner("\n");
+        double one = value("payment-1", TUNED, "opsPerSecond");
+        double four = value("payment-4", TUNED, "opsPerSecond");
+        for (DurableContender c : ALL) {
+            lateness.add(openRow(
+                            c.label(),
+                            value("lateness", c, "p50Millis"),
+                            value("lateness", c, "p99Millis"),
+                            value("lateness", c, "maxMillis"))
+                    + " | " + count("lateness", c, "ran")
+                    + " | " + count("lateness", c, "duplicates")
+                    + " | " + count("lateness", c, "missing")
+                    + " | " + count("lateness", c, "leftPending")
+                    + " | " + Report.fmt(value("lateness", c, "minLeadMillis") / 1e3) + " |");
+            double a = value("payment-1", c, "opsPerSecond");
+            double b = value("payment-4", c, "opsPerSecond");
+            payment.add(
+                    Report.row(c.label(), a, a / one, b, b / four, value("payment-1", c, "statementsPerOperation")));
+            burst.add(openRow(
+                            c.label(),
+                            value("burst", c, "firstRanMillis"),
+                            value("burst", c, "halfRanMillis"),
+                            value("burst", c, "allRanMillis"),
+                            value("burst", c, "perSecond"))
+                    + " | " + count("burst", c, "duplicates")
+                    + " | " + count("burst", c, "missing") + " |");
+            idle.add(Report.row(
+                    c.label(),
+                    c.pollInterval().toMillis() / 1e3,
+                    value("idle", c, "statementsPerSecond"),
+                    value("idle", c, "statementsPerPollInterval"),
+                    value("idle", c, "commitsPerSecond")));
         }
-        md.append("\n\n");
-        headline(md);
-        targets(md);
-        lateness(md);
-        payment(md);
-        burst(md);
-        idle(md);
-        md.append(END).append('\n');
+        template.put("durable-lateness-rows", lateness)
+                .put("durable-payment-rows", payment)
+                .put("durable-burst-rows", burst)
+                .put("durable-idle-rows", idle);
     }
 
-    private void headline(StringBuilder md) {
-        md.append("**In one sentence:** durable timeouts started their handlers within ")
-                .append(Report.fmt(value("lateness", DURABLE, "p99Millis")))
-                .append(" ms of their deadlines (p99 of ")
-                .append(count("lateness", DURABLE, "timeouts"))
-                .append(" due over ")
-                .append(Report.fmt(value("lateness", DURABLE, "spreadMillis") / 1e3))
-                .append(" s), against ")
-                .append(Report.fmt(value("lateness", TUNED, "p99Millis")))
-                .append(" ms for db-scheduler tuned for low latency and ")
-                .append(Report.fmt(value("lateness", DEFAULTS, "p99Millis")))
-                .append(" ms for db-scheduler with its defaults.\n\n");
+    /** A row's label and {@code values}, left open (no closing bar) for more cells. */
+    private static String openRow(String label, double... values) {
+        String row = Report.row(label, values);
+        return row.substring(0, row.length() - 2);
     }
 
     private String count(String experiment, DurableContender contender, String field) {
@@ -175,93 +173,99 @@ final class DurableReport {
         return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%,d", (long) v);
     }
 
-    private void targets(StringBuilder md) {
+    private void targets(Template template, Targets targets) {
         List<String> missed = new ArrayList<>();
-        md.append("### Durable-timeout targets\n\n| target | durable timeouts | met |\n|---|---:|:---:|\n");
+        StringJoiner rows = new StringJoiner("\n");
+        Targets.Target p99Target = targets.get("durable-p99");
         double p99 = value("lateness", DURABLE, "p99Millis");
-        double tunedP99 = value("lateness", TUNED, "p99Millis");
+        double limit = p99Target.threshold();
         row(
-                md,
+                rows,
                 missed,
-                "lateness p99 ≤ 50 ms",
+                p99Target.text(),
                 Report.fmt(p99) + " ms",
-                p99 <= 50,
-                "lateness p99 is " + Report.fmt(p99) + " ms, " + Report.fmt(p99 - 50) + " ms over 50 ms");
+                p99Target.met(p99),
+                "lateness p99 is " + Report.fmt(p99) + " ms, " + Report.fmt(p99 - limit) + " ms over "
+                        + p99Target.thresholdDecimal() + " ms");
+        Targets.Target vsTuned = targets.get("durable-p99-vs-tuned");
+        double tunedP99 = value("lateness", TUNED, "p99Millis");
+        double tunedLimit = tunedP99 * vsTuned.threshold();
         row(
-                md,
+                rows,
                 missed,
-                "lateness p99 ≤ 1/10 of tuned db-scheduler's (" + Report.fmt(tunedP99) + " ms)",
-                Report.fmt(p99 / tunedP99) + " ×",
-                p99 <= tunedP99 / 10,
+                vsTuned.text("tuned", Report.fmt(tunedP99)),
+                Report.x(p99 / tunedP99),
+                vsTuned.met(p99, tunedP99),
                 "lateness p99 is " + Report.fmt(p99) + " ms, " + Report.fmt(p99 / tunedP99) + " × tuned db-scheduler's "
-                        + Report.fmt(tunedP99) + " ms, where at most 0.1 × (" + Report.fmt(tunedP99 / 10)
-                        + " ms) is the target: " + Report.fmt(p99 - tunedP99 / 10) + " ms over");
+                        + Report.fmt(tunedP99) + " ms, where at most " + vsTuned.thresholdDecimal() + " × ("
+                        + Report.fmt(tunedLimit) + " ms) is the target: " + Report.fmt(p99 - tunedLimit) + " ms over");
+        Targets.Target payment = targets.get("durable-payment");
         for (int threads : new int[] {1, 4}) {
             String experiment = "payment-" + threads;
             double ours = value(experiment, DURABLE, "opsPerSecond");
             double theirs = best(experiment, "opsPerSecond", true);
             row(
-                    md,
+                    rows,
                     missed,
-                    "schedule-then-cancel, " + threads + (threads == 1 ? " thread" : " threads")
-                            + ": ≥ db-scheduler's best (" + Report.fmt(theirs) + " ops/s)",
+                    payment.text("threads", Report.threads(threads), "best", Report.fmt(theirs)),
                     Report.fmt(ours) + " ops/s (" + Report.fmt(ours / theirs) + " ×)",
-                    ours >= theirs,
-                    "schedule-then-cancel on " + threads + (threads == 1 ? " thread" : " threads") + " is "
-                            + Report.fmt(ours) + " ops/s against db-scheduler's " + Report.fmt(theirs) + ", "
+                    payment.met(ours, theirs),
+                    "schedule-then-cancel on " + Report.threads(threads) + " is " + Report.fmt(ours)
+                            + " ops/s against db-scheduler's " + Report.fmt(theirs) + ", "
                             + Report.fmt((1 - ours / theirs) * 100) + " % short");
         }
+        Targets.Target burst = targets.get("durable-burst");
         double ours = value("burst", DURABLE, "perSecond");
         double theirs = best("burst", "perSecond", true);
         row(
-                md,
+                rows,
                 missed,
-                "burst of " + count("burst", DURABLE, "timeouts") + " due at once: throughput ≥ db-scheduler's best ("
-                        + Report.fmt(theirs) + " /s)",
+                burst.text("count", count("burst", DURABLE, "timeouts"), "best", Report.fmt(theirs)),
                 Report.fmt(ours) + " /s (" + Report.fmt(ours / theirs) + " ×)",
-                ours >= theirs,
+                burst.met(ours, theirs),
                 "the burst ran at " + Report.fmt(ours) + " /s against db-scheduler's " + Report.fmt(theirs) + " /s, "
                         + Report.fmt((1 - ours / theirs) * 100) + " % short");
+        Targets.Target idleTarget = targets.get("durable-idle");
         double idle = value("idle", DURABLE, "statementsPerPollInterval");
         row(
-                md,
+                rows,
                 missed,
-                "idle, " + count("idle", DURABLE, "pending")
-                        + " pending an hour ahead: ≤ 2 statements per poll interval",
+                idleTarget.text("pending", count("idle", DURABLE, "pending")),
                 Report.fmt(idle),
-                idle <= 2,
-                "idle it ran " + Report.fmt(idle) + " statements per poll interval, " + Report.fmt(idle - 2)
-                        + " more than 2");
+                idleTarget.met(idle),
+                "idle it ran " + Report.fmt(idle) + " statements per poll interval, "
+                        + Report.fmt(idle - idleTarget.threshold()) + " more than " + idleTarget.thresholdDecimal());
         long wrong = 0;
         for (DurableContender c : ALL) {
-            for (String experiment : new String[] {"lateness", "burst"}) {
-                wrong += (long)
-                        (zeroIfNaN(value(experiment, c, "duplicates")) + zeroIfNaN(value(experiment, c, "missing")));
-            }
+            wrong += wrong(c);
         }
-        long durableWrong = 0;
-        for (String experiment : new String[] {"lateness", "burst"}) {
-            durableWrong += (long) (zeroIfNaN(value(experiment, DURABLE, "duplicates"))
-                    + zeroIfNaN(value(experiment, DURABLE, "missing")));
-        }
+        long durableWrong = wrong(DURABLE);
+        Targets.Target exactlyOnce = targets.get("durable-exactly-once");
         row(
-                md,
+                rows,
                 missed,
-                "every timeout ran exactly once (lateness and burst; all schedulers: " + wrong
-                        + " duplicated or missing)",
+                exactlyOnce.text("all", String.valueOf(wrong)),
                 durableWrong + " duplicated or missing",
-                durableWrong == 0,
+                exactlyOnce.met(durableWrong),
                 durableWrong + " timeouts of durable timeouts ran twice or never");
-        md.append('\n');
-        if (missed.isEmpty()) {
-            md.append("Every target met.\n\n");
-        } else {
-            md.append("Missed, measured in this run:\n\n");
-            for (String miss : missed) {
-                md.append("- ").append(miss).append(".\n");
-            }
-            md.append('\n');
+        template.put("durable-targets-rows", rows);
+        StringJoiner misses = new StringJoiner("\n");
+        for (String miss : missed) {
+            misses.add("- " + miss + ".");
         }
+        template.put(
+                "durable-missed",
+                missed.isEmpty() ? "Every target met." : "Missed, measured in this run:\n\n" + misses);
+    }
+
+    /** How many timeouts of {@code contender} ran twice or never, in the lateness and burst runs. */
+    private long wrong(DurableContender contender) {
+        long wrong = 0;
+        for (String experiment : new String[] {"lateness", "burst"}) {
+            wrong += (long) (zeroIfNaN(value(experiment, contender, "duplicates"))
+                    + zeroIfNaN(value(experiment, contender, "missing")));
+        }
+        return wrong;
     }
 
     private static double zeroIfNaN(double v) {
@@ -279,146 +283,16 @@ final class DurableReport {
     }
 
     private static void row(
-            StringBuilder md, List<String> missed, String target, String value, boolean met, String miss) {
-        md.append("| ")
-                .append(target)
-                .append(" | ")
-                .append(value)
-                .append(" | ")
-                .append(met ? "yes" : "**no**")
-                .append(" |\n");
+            StringJoiner rows, List<String> missed, String target, String value, boolean met, String miss) {
+        rows.add(Report.targetRow(target, met, value));
         if (!met) {
             missed.add(miss);
         }
     }
 
-    private void lateness(StringBuilder md) {
-        md.append("### Lateness\n\n")
-                .append(count("lateness", DURABLE, "timeouts"))
-                .append(" one-time timeouts whose deadlines are spread evenly over ")
-                .append(Report.fmt(value("lateness", DURABLE, "spreadMillis") / 1e3))
-                .append(" s, each scheduled at least 30 s ahead by 4 threads (the first deadline 30 s after ")
-                .append("scheduling starts, later if the warm-up's scheduling rate says the last would otherwise be ")
-                .append("in less than 30 s before its deadline): lateness is the handler's start, wall clock, less ")
-                .append("the deadline. Each timeout is counted per key: ran twice (duplicates) or never (missing); ")
-                .append("left: rows still in the table at the end. Least lead: the shortest time from a schedule's ")
-                .append("return to its deadline.\n\n")
-                .append(
-                        "| scheduler | p50 (ms) | p99 (ms) | max (ms) | ran | duplicates | missing | left | least lead (s) |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (DurableContender c : ALL) {
-            cells(
-                    md,
-                    c.label(),
-                    value("lateness", c, "p50Millis"),
-                    value("lateness", c, "p99Millis"),
-                    value("lateness", c, "maxMillis"));
-            md.append(" | ")
-                    .append(count("lateness", c, "ran"))
-                    .append(" | ")
-                    .append(count("lateness", c, "duplicates"))
-                    .append(" | ")
-                    .append(count("lateness", c, "missing"))
-                    .append(" | ")
-                    .append(count("lateness", c, "leftPending"))
-                    .append(" | ")
-                    .append(Report.fmt(value("lateness", c, "minLeadMillis") / 1e3))
-                    .append(" |\n");
-        }
-        md.append("\n![Lateness, durable timeouts against db-scheduler](")
-                .append(CHART)
-                .append(")\n\n");
-    }
-
-    private void payment(StringBuilder md) {
-        md.append("### The payment pattern: schedule, then cancel\n\n")
-                .append("A timeout 30 minutes ahead is scheduled in one transaction, then cancelled in another (an ")
-                .append("order placed, then paid), in a loop on 1 and 4 threads: operations (schedule + cancel) per ")
-                .append("second over ")
-                .append(Report.fmt(value("payment-1", DURABLE, "measureMillis") / 1e3))
-                .append(" s after a ")
-                .append(Report.fmt(value("payment-1", DURABLE, "warmUpMillis") / 1e3))
-                .append(" s warm-up; higher is better. Statements per operation: all the SQL statements run ")
-                .append("meanwhile, the scheduler's polls included, per schedule + cancel (1 thread).\n\n")
-                .append(
-                        "| scheduler | 1 thread (ops/s) | × tuned db-scheduler | 4 threads (ops/s) | × tuned db-scheduler "
-                                + "| statements per operation |\n")
-                .append("|---|---:|---:|---:|---:|---:|\n");
-        double one = value("payment-1", TUNED, "opsPerSecond");
-        double four = value("payment-4", TUNED, "opsPerSecond");
-        for (DurableContender c : ALL) {
-            double a = value("payment-1", c, "opsPerSecond");
-            double b = value("payment-4", c, "opsPerSecond");
-            tableRow(md, c.label(), a, a / one, b, b / four, value("payment-1", c, "statementsPerOperation"));
-        }
-        md.append('\n');
-    }
-
-    private void burst(StringBuilder md) {
-        md.append("### Burst: ")
-                .append(count("burst", DURABLE, "timeouts"))
-                .append(" due at once\n\n")
-                .append("All scheduled with one deadline, far enough ahead for all to be in before it: time from ")
-                .append("the deadline until the first, half, and all had started; the rate over the whole burst; ")
-                .append("duplicates and missing as above. Lower times are better.\n\n")
-                .append("| scheduler | first (ms) | half (ms) | all (ms) | per second | duplicates | missing |\n")
-                .append("|---|---:|---:|---:|---:|---:|---:|\n");
-        for (DurableContender c : ALL) {
-            cells(
-                    md,
-                    c.label(),
-                    value("burst", c, "firstRanMillis"),
-                    value("burst", c, "halfRanMillis"),
-                    value("burst", c, "allRanMillis"),
-                    value("burst", c, "perSecond"));
-            md.append(" | ")
-                    .append(count("burst", c, "duplicates"))
-                    .append(" | ")
-                    .append(count("burst", c, "missing"))
-                    .append(" |\n");
-        }
-        md.append('\n');
-    }
-
-    private void idle(StringBuilder md) {
-        md.append("### Idle cost\n\n")
-                .append(count("idle", DURABLE, "pending"))
-                .append(" timeouts pending an hour ahead, nothing due: the SQL statements the scheduler ran over ")
-                .append(Report.fmt(value("idle", DURABLE, "windowMillis") / 1e3))
-                .append(" s, counted exactly on the client (a `DataSource` wrapper counts every statement ")
-                .append("executed on its connections), per second and per the scheduler's own poll interval; and ")
-                .append("the commits among them. Lower is better.\n\n")
-                .append(
-                        "| scheduler | poll interval (s) | statements per second | per poll interval | commits per second |\n")
-                .append("|---|---:|---:|---:|---:|\n");
-        for (DurableContender c : ALL) {
-            tableRow(
-                    md,
-                    c.label(),
-                    c.pollInterval().toMillis() / 1e3,
-                    value("idle", c, "statementsPerSecond"),
-                    value("idle", c, "statementsPerPollInterval"),
-                    value("idle", c, "commitsPerSecond"));
-        }
-        md.append('\n');
-    }
-
     /** 0.1, 1, 10, 100, 1,000 ... */
     private static String axisLabel(double millis) {
         return millis < 1 ? String.format(Locale.ROOT, "%.1f", millis) : String.format(Locale.ROOT, "%,.0f", millis);
-    }
-
-    private static void tableRow(StringBuilder md, String label, double... values) {
-        cells(md, label, values);
-        md.append(" |\n");
-    }
-
-    /** The start of a row: its label and {@code values}, the row left open for more cells. */
-    private static void cells(StringBuilder md, String label, double... values) {
-        md.append("| ").append(label);
-        for (double v : values) {
-            md.append(" | ").append(Report.fmt(v));
-        }
     }
 
     /** Lateness p50 and p99 per scheduler, horizontal bars on a logarithmic axis (ms). */
@@ -445,14 +319,7 @@ final class DurableReport {
         }
         int decades = Math.max(2, (int) Math.ceil(Math.log10(max)) + 1); // from 0.1 ms
         double low = 0.1;
-        StringBuilder svg = new StringBuilder();
-        svg.append(String.format(
-                Locale.ROOT,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                        + "font-family=\"sans-serif\" font-size=\"12\">%n",
-                width,
-                height));
-        svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+        StringBuilder svg = Charts.start(width, height);
         svg.append("<text x=\"20\" y=\"24\" font-size=\"15\">Lateness of durable deadlines (ms after the "
                 + "deadline, log scale, lower is better)</text>\n");
         for (int d = 0; d <= decades; d++) {
@@ -471,7 +338,8 @@ final class DurableReport {
                     bottom + 16,
                     axisLabel(low * Math.pow(10, d))));
         }
-        int target = left + (int) ((right - left) * Math.log10(50 / low) / decades);
+        Targets.Target p99Target = Targets.load().get("durable-p99");
+        int target = left + (int) ((right - left) * Math.log10(p99Target.threshold() / low) / decades);
         svg.append(String.format(
                 Locale.ROOT,
                 "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#e15759\" stroke-dasharray=\"4 3\"/>%n",
@@ -481,9 +349,10 @@ final class DurableReport {
                 bottom));
         svg.append(String.format(
                 Locale.ROOT,
-                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\" fill=\"#e15759\">target p99 ≤ 50 ms</text>%n",
+                "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"10\" fill=\"#e15759\">target %s</text>%n",
                 target,
-                top - 14));
+                top - 14,
+                p99Target.text().replace("lateness ", "")));
         for (int r = 0; r < ALL.length; r++) {
             int y = top + r * rowHeight;
             svg.append(String.format(
@@ -512,7 +381,7 @@ final class DurableReport {
                         Report.fmt(v)));
             }
         }
-        Report.legend(svg, series, colours, left, 120, height);
+        Charts.legend(svg, series, colours, left, 120, height);
         Files.writeString(docs.resolve(CHART), svg.append("</svg>\n").toString());
     }
 }

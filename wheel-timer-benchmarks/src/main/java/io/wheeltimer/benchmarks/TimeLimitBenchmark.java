@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(
         value = 1,
-        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+UseG1GC", "-XX:+AlwaysPreTouch"})
 public class TimeLimitBenchmark {
 
     private static final Duration LIMIT = Duration.ofSeconds(1);
