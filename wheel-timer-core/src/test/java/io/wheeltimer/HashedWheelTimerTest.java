@@ -1142,10 +1142,10 @@ class HashedWheelTimerTest {
         }
 
         /**
-         * The worker takes hand-offs before it reads the clock (Worker.run: takeAll, answerQueries, then
-         * currentTick(), then advanceTo). A timeout handed off in between, whose boundary the clock then
-         * passes, is taken only after the wheel moved past it and TimingWheel.schedule clamps it to
-         * currentTick + 1. The ticker here only holds the worker inside that window, to make it certain.
+         * Each round the worker reads the clock, takes the hand-offs, then advances the wheel no further
+         * than the time it read. A timeout handed off while the worker is inside that clock read, whose
+         * boundary the clock then passes, still runs at its boundary, in the advance that reaches it, not
+         * a tick late. The ticker here holds the worker inside its clock read, to make the window certain.
          */
         @Test
         void timeoutHandedOffWhileTheWorkerIsAwakeRunsInTheAdvanceThatReachesItsBoundary() throws Exception {
