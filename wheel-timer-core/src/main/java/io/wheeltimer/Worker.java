@@ -291,8 +291,8 @@ final class Worker implements Runnable, TimingWheel.TickSink {
     }
 
     /**
-     * Runs (or hands to the executor) the {@code count} timeouts the wheel took due, emptying their
-     * slots. The expired count goes up per timeout, before its task starts (a task or a thread it
+     * Runs (or hands to the executor) the {@code count} timeouts the wheel took due (the wheel
+     * clears their slots afterwards). The expired count goes up per timeout, before its task starts (a task or a thread it
      * signals never sees its own timeout pending); the queries and the lateness clock (see {@link
      * LatenessListener}) are looked at once per group of timeouts, so that a tick with thousands due
      * stays cheap.
@@ -308,7 +308,6 @@ final class Worker implements Runnable, TimingWheel.TickSink {
                 touchTasks(batch, i, Math.min(i + TOUCH_GROUP, count));
             }
             TimeoutHandle handle = (TimeoutHandle) batch[i];
-            batch[i] = null;
             batchNext = i + 1;
             if (runtime.isStopped()) {
                 // stop() came while a task of this round ran: the rest of the round never runs.
