@@ -50,11 +50,6 @@ final class Worker implements Runnable, TimingWheel.TickSink {
      */
     static final long AHEAD_OF_TIME_NANOS = 1_000_000;
     /**
-     * Tasks loaded ahead of their dispatch ({@link #touchTasks}), a power of two: about as many
-     * cache misses as a core keeps in flight at once.
-     */
-    static final int TOUCH_GROUP = 16;
-    /**
      * Queries are answered once per this many fired (a power of two), so that a busy tick holds no
      * caller long, and polling for them costs nothing next to the tasks run in between.
      */
@@ -84,10 +79,6 @@ final class Worker implements Runnable, TimingWheel.TickSink {
     private long scheduledAtLastRound;
     /** The tick the wheel may advance to: the time read before the take being handed over. */
     private long reach;
-    /** Written by {@link #touchTasks} only, and never read, so that its loads are not optimized away. */
-    private Class<?> lastTaskClass;
-
-    private long tasksOfLastClass;
 
     Worker(TimerRuntime runtime, Ticker ticker, long tickNanos, int ticksPerWheel, boolean hierarchical) {
         this.runtime = runtime;
@@ -304,9 +295,6 @@ final class Worker implements Runnable, TimingWheel.TickSink {
         batchRest = batch;
         batchEnd = count;
         for (int i = 0; i < count; i++) {
-            if ((i & (TOUCH_GROUP - 1)) == 0) {
-                touchTasks(batch, i, Math.min(i + TOUCH_GROUP, count));
-            }
             TimeoutHandle handle = (TimeoutHandle) batch[i];
             batchNext = i + 1;
             if (runtime.isStopped()) {
@@ -329,23 +317,6 @@ final class Worker implements Runnable, TimingWheel.TickSink {
         }
         batchRest = null;
         batchEnd = 0;
-    }
-
-    /**
-     * Loads the task objects of the next group before their handles' compare-and-sets: a task made
-     * for its timeout (a lambda capturing its request, say) lies wherever its producer allocated it,
-     * and a compare-and-set is a full fence, so loaded one by one between them every task would be a
-     * cache miss of its own. Loaded here, with nothing between them, the misses of a group overlap.
-     */
-    private void touchTasks(TimingWheel.Entry[] batch, int from, int to) {
-        int known = 0;
-        for (int k = from; k < to; k++) {
-            if (((TimeoutHandle) batch[k]).task().getClass() == lastTaskClass) { // reads the task's header
-                known++;
-            }
-        }
-        tasksOfLastClass += known; // keeps the loads live
-        lastTaskClass = ((TimeoutHandle) batch[from]).task().getClass();
     }
 
     /** Stops: cancels every timeout that never ran, in the wheel and still in the stacks. */
