@@ -567,21 +567,15 @@ class HashedWheelTimerTest {
             RecordingTask far = new RecordingTask("far");
             RecordingTask never = new RecordingTask("never");
             RecordingTask notTaken = new RecordingTask("notTaken");
-            CountDownLatch entered = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
+            HoldingTask holding = new HoldingTask();
 
             timer.newTimeout(fired, Duration.ofMillis(100));
             timer.newTimeout(cancelledEarlier, Duration.ofHours(1)).cancel();
             Timeout farTimeout = timer.newTimeout(far, Duration.ofDays(3));
             Timeout neverTimeout = timer.newTimeout(never, Long.MAX_VALUE, NANOSECONDS);
-            timer.newTimeout(
-                    t -> {
-                        entered.countDown();
-                        release.await();
-                    },
-                    Duration.ofMillis(200));
+            timer.newTimeout(holding, Duration.ofMillis(200));
             Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(200)));
-            assertThat(entered.await(10, SECONDS)).isTrue();
+            holding.awaitHolding();
             // the worker is busy in a task: this one stays in the hand-off stack
             Timeout notTakenTimeout = timer.newTimeout(notTaken, Duration.ofSeconds(1));
             assertThat(timer.runtime.hasNewTimeouts()).isTrue();
@@ -590,7 +584,7 @@ class HashedWheelTimerTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> timer.state() == State.SHUTDOWN);
             Thread.sleep(100);
             assertThat(stop).as("stop() waits for the running task").isNotDone();
-            release.countDown();
+            holding.release();
             Set<Timeout> unprocessed = stop.get(10, SECONDS);
             advance.get(10, SECONDS);
 
@@ -708,24 +702,18 @@ class HashedWheelTimerTest {
         void noFurtherTaskStartsOnceStopWasCalled() throws Exception {
             ManualTicker ticker = new ManualTicker();
             HashedWheelTimer timer = manualTimer(ticker, true);
-            CountDownLatch entered = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            timer.newTimeout(
-                    t -> {
-                        entered.countDown();
-                        release.await();
-                    },
-                    Duration.ofMillis(100));
+            HoldingTask holding = new HoldingTask();
+            timer.newTimeout(holding, Duration.ofMillis(100));
             RecordingTask second = new RecordingTask("200 ms");
             RecordingTask third = new RecordingTask("300 ms");
             timer.newTimeout(second, Duration.ofMillis(200));
             timer.newTimeout(third, Duration.ofMillis(300));
             Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(300)));
-            assertThat(entered.await(10, SECONDS)).isTrue();
+            holding.awaitHolding();
 
             Future<Set<Timeout>> stop = pool.submit(timer::stop);
             await().atMost(Duration.ofSeconds(10)).until(() -> timer.state() == State.SHUTDOWN);
-            release.countDown();
+            holding.release();
             Set<Timeout> unprocessed = stop.get(10, SECONDS);
             advance.get(10, SECONDS);
 
@@ -1230,16 +1218,10 @@ class HashedWheelTimerTest {
         void timeoutCancelledBeforeTheWorkerTookItHandsNothingToTheWorker() throws Exception {
             ManualTicker ticker = new ManualTicker();
             HashedWheelTimer timer = manualTimer(ticker, true);
-            CountDownLatch entered = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            timer.newTimeout(
-                    t -> {
-                        entered.countDown();
-                        release.await();
-                    },
-                    Duration.ofMillis(100));
+            HoldingTask holding = new HoldingTask();
+            timer.newTimeout(holding, Duration.ofMillis(100));
             Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(100)));
-            assertThat(entered.await(10, SECONDS)).isTrue();
+            holding.awaitHolding();
             RecordingTask task = new RecordingTask("t");
 
             Timeout older = timer.newTimeout(new RecordingTask("older"), Duration.ofHours(1));
@@ -1256,7 +1238,7 @@ class HashedWheelTimerTest {
             assertThat(timer.runtime.hasNewTimeouts()).as("the older one waits").isTrue();
             assertThat(older.cancel()).isTrue();
             assertThat(timer.runtime.hasNewTimeouts()).as("both taken back").isFalse();
-            release.countDown();
+            holding.release();
             advance.get(10, SECONDS);
             ticker.advance(Duration.ofHours(2));
             assertThat(task.runs()).isZero();
@@ -1581,19 +1563,13 @@ class HashedWheelTimerTest {
         void tickLagShowsHowLateTheWorkerIsWhileATaskHoldsIt() throws Exception {
             ManualTicker ticker = new ManualTicker();
             HashedWheelTimer timer = manualTimer(ticker, true);
-            CountDownLatch entered = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            timer.newTimeout(
-                    t -> {
-                        entered.countDown();
-                        release.await();
-                    },
-                    Duration.ofMillis(100));
+            HoldingTask holding = new HoldingTask();
+            timer.newTimeout(holding, Duration.ofMillis(100));
 
             Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(150)));
-            assertThat(entered.await(10, SECONDS)).isTrue();
+            holding.awaitHolding();
             assertThat(timer.stats().tickLag()).isEqualTo(Duration.ofMillis(50));
-            release.countDown();
+            holding.release();
             advance.get(10, SECONDS);
 
             assertThat(timer.stats().tickLag()).isZero();
@@ -1647,17 +1623,11 @@ class HashedWheelTimerTest {
         void upcomingIncludesTimeoutsTheWorkerHasNotTakenYet() throws Exception {
             ManualTicker ticker = new ManualTicker();
             HashedWheelTimer timer = manualTimer(ticker, true);
-            CountDownLatch entered = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            timer.newTimeout(
-                    t -> {
-                        entered.countDown();
-                        release.await();
-                    },
-                    Duration.ofMillis(100));
+            HoldingTask holding = new HoldingTask();
+            timer.newTimeout(holding, Duration.ofMillis(100));
             timer.newTimeout(new RecordingTask("taken"), Duration.ofSeconds(3));
             Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(100)));
-            assertThat(entered.await(10, SECONDS)).isTrue();
+            holding.awaitHolding();
 
             timer.newTimeout(new RecordingTask("not taken, 2 s"), Duration.ofSeconds(2));
             timer.newTimeout(new RecordingTask("not taken, 1 s"), Duration.ofSeconds(1));
@@ -1669,7 +1639,7 @@ class HashedWheelTimerTest {
             assertThat(timer.runtime.hasNewTimeouts())
                     .as("still not taken while the caller waits")
                     .isTrue();
-            release.countDown(); // the worker answers between tasks, before it takes the new ones
+            holding.release(); // the worker answers between tasks, before it takes the new ones
             caller.join(10_000);
             advance.get(10, SECONDS);
 
