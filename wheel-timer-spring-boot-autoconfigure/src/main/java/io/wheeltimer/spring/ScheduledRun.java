@@ -44,10 +44,13 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
     static final int CANCELLED = 4;
 
     private static final VarHandle STATE;
+    private static final VarHandle DUE;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(ScheduledRun.class, "state", int.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(ScheduledRun.class, "state", int.class);
+            DUE = lookup.findVarHandle(ScheduledRun.class, "due", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -58,7 +61,9 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
     /** The ticker reading the current (or last) run is due at. */
     volatile long due;
 
-    private volatile int state = SCHEDULED;
+    /** Starts as {@code SCHEDULED} (0): left to its default, as a volatile write would cost a fence. */
+    private volatile int state;
+
     private volatile Timeout timeout;
     /** The thread running the task, for {@code cancel(true)}; guarded by {@code this} when cleared. */
     private volatile Thread runner;
@@ -67,9 +72,14 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
     /** Callers blocked in {@code get}; a completion takes the monitor only when there are some. */
     private volatile int waiters;
 
-    ScheduledRun(WheelTaskScheduler scheduler, Runnable task) {
+    /**
+     * @param due the ticker reading the first run is due at, if known (a plain write: the timer's
+     *     hand-off publishes this object to the worker, and the caller publishes it to other threads)
+     */
+    ScheduledRun(WheelTaskScheduler scheduler, Runnable task, long due) {
         this.scheduler = scheduler;
         this.task = task;
+        DUE.set(this, due);
     }
 
     /** Whether this task runs again after a run. */
@@ -87,11 +97,12 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
     /**
      * Arms the first timeout, on the caller's thread.
      *
+     * @param now the ticker reading the due time was computed from
      * @throws TaskRejectedException if the timer is stopped or holds its maximum of pending timeouts
      */
-    final ScheduledRun start() {
+    final ScheduledRun start(long now) {
         try {
-            arm();
+            arm(now);
         } catch (IllegalStateException | RejectedExecutionException e) {
             complete(SCHEDULED, FAILED, e);
             throw new TaskRejectedException(scheduler + " did not accept " + task + ": " + e.getMessage(), e);
@@ -99,8 +110,9 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
         return this;
     }
 
-    private void arm() {
-        long delay = due - scheduler.clock.nanoTime();
+    /** Arms the timeout of the run due at {@link #due}, its delay counted from the ticker reading {@code now}. */
+    private void arm(long now) {
+        long delay = due - now;
         Timeout armed = scheduler.timer.newTimeout(this, delay, TimeUnit.NANOSECONDS);
         this.timeout = armed;
         // A cancel that came before the field was set cancelled the previous timeout, or none.
@@ -197,7 +209,7 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
 
     private void rearm() {
         try {
-            arm();
+            arm(scheduler.clock.nanoTime());
         } catch (IllegalStateException stopped) {
             cancel(false); // the timer was stopped: as a scheduler's shutdown cancels its periodic tasks
         } catch (RuntimeException refused) {
@@ -362,8 +374,7 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
     static final class Once extends ScheduledRun {
 
         Once(WheelTaskScheduler scheduler, Runnable task, long due) {
-            super(scheduler, task);
-            this.due = due;
+            super(scheduler, task, due);
         }
 
         @Override
@@ -385,10 +396,9 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
         private long runs;
 
         FixedRate(WheelTaskScheduler scheduler, Runnable task, long start, long period) {
-            super(scheduler, task);
+            super(scheduler, task, start);
             this.start = start;
             this.period = period;
-            this.due = start;
         }
 
         @Override
@@ -410,9 +420,8 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
         private final long delay;
 
         FixedDelay(WheelTaskScheduler scheduler, Runnable task, long start, long delay) {
-            super(scheduler, task);
+            super(scheduler, task, start);
             this.delay = delay;
-            this.due = start;
         }
 
         @Override
@@ -436,7 +445,7 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
         private Instant scheduled;
 
         Triggered(WheelTaskScheduler scheduler, Runnable task, Trigger trigger) {
-            super(scheduler, task);
+            super(scheduler, task, 0); // due once the trigger gave the first time (first())
             this.trigger = trigger;
             this.context = new SimpleTriggerContext(scheduler.clock);
         }

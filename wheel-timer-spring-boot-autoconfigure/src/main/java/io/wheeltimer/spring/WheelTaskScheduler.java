@@ -122,7 +122,8 @@ public class WheelTaskScheduler implements TaskScheduler, AutoCloseable {
     public ScheduledFuture<?> schedule(Runnable task, Instant startTime) {
         check(task, "task");
         check(startTime, "startTime");
-        return new ScheduledRun.Once(this, task, clock.nanosAt(startTime, clock.nanoTime())).start();
+        long now = clock.nanoTime();
+        return new ScheduledRun.Once(this, task, clock.nanosAt(startTime, now)).start(now);
     }
 
     /**
@@ -135,7 +136,7 @@ public class WheelTaskScheduler implements TaskScheduler, AutoCloseable {
         check(task, "task");
         check(trigger, "trigger");
         ScheduledRun.Triggered run = new ScheduledRun.Triggered(this, task, trigger);
-        return run.first() ? startRepeating(run) : null;
+        return run.first() ? startRepeating(run, clock.nanoTime()) : null;
     }
 
     /**
@@ -150,14 +151,15 @@ public class WheelTaskScheduler implements TaskScheduler, AutoCloseable {
         long now = clock.nanoTime();
         long start = clock.nanosAt(startTime, now);
         return startRepeating(
-                new ScheduledRun.FixedRate(this, task, start - now < 0 ? now : start, positive(period, "period")));
+                new ScheduledRun.FixedRate(this, task, start - now < 0 ? now : start, positive(period, "period")), now);
     }
 
     /** Runs {@code task} now, then every {@code period} after now. */
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable task, Duration period) {
         check(task, "task");
-        return startRepeating(new ScheduledRun.FixedRate(this, task, clock.nanoTime(), positive(period, "period")));
+        long now = clock.nanoTime();
+        return startRepeating(new ScheduledRun.FixedRate(this, task, now, positive(period, "period")), now);
     }
 
     /** Runs {@code task} at {@code startTime}, then {@code delay} after each run completed. */
@@ -167,14 +169,15 @@ public class WheelTaskScheduler implements TaskScheduler, AutoCloseable {
         check(startTime, "startTime");
         long now = clock.nanoTime();
         return startRepeating(
-                new ScheduledRun.FixedDelay(this, task, clock.nanosAt(startTime, now), positive(delay, "delay")));
+                new ScheduledRun.FixedDelay(this, task, clock.nanosAt(startTime, now), positive(delay, "delay")), now);
     }
 
     /** Runs {@code task} now, then {@code delay} after each run completed. */
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, Duration delay) {
         check(task, "task");
-        return startRepeating(new ScheduledRun.FixedDelay(this, task, clock.nanoTime(), positive(delay, "delay")));
+        long now = clock.nanoTime();
+        return startRepeating(new ScheduledRun.FixedDelay(this, task, now, positive(delay, "delay")), now);
     }
 
     /**
@@ -213,9 +216,10 @@ public class WheelTaskScheduler implements TaskScheduler, AutoCloseable {
         repeating.remove(run);
     }
 
-    private ScheduledFuture<?> startRepeating(ScheduledRun run) {
+    /** Arms {@code run}'s first timeout, {@code now} being the ticker reading its due time came from. */
+    private ScheduledFuture<?> startRepeating(ScheduledRun run, long now) {
         repeating.add(run);
-        run.start();
+        run.start(now);
         if (closed) {
             run.cancel(false); // closed while it was added: close() may not have seen it
         }
