@@ -283,10 +283,10 @@ final class Worker implements Runnable, TimingWheel.TickSink {
 
     /**
      * Runs (or hands to the executor) the {@code count} timeouts the wheel took due (the wheel
-     * clears their slots afterwards). The expired count goes up per timeout, before its task starts (a task or a thread it
-     * signals never sees its own timeout pending); the queries and the lateness clock (see {@link
-     * LatenessListener}) are looked at once per group of timeouts, so that a tick with thousands due
-     * stays cheap.
+     * clears their slots afterwards). The expired count goes up per timeout, before its task starts
+     * (a task or a thread it signals never sees its own timeout pending); the queries and the
+     * lateness clock (see {@link LatenessListener}) are looked at once per group of timeouts, so that
+     * a tick with thousands due stays cheap.
      */
     private void fire(TimingWheel.Entry[] batch, int count) {
         LatenessListener listener = runtime.latenessListener();
