@@ -1,5 +1,6 @@
 package io.wheeltimer;
 
+import io.wheeltimer.internal.RepeatLog;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.HashSet;
