@@ -1,13 +1,10 @@
 package io.wheeltimer.jdbc;
 
-import io.wheeltimer.Timeout;
 import io.wheeltimer.Timer;
-import java.net.InetAddress;
+import io.wheeltimer.internal.RepeatLog;
 import java.time.Clock;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,47 +12,43 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
-import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionSystemException;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The {@link DurableTimer} on a JDBC {@link DataSource}: one row per pending timeout, held by one
  * instance at a time under a lease, and fired from that instance's wheel.
  *
+ * <p>The path of a timeout through the parts of this package:
+ *
+ * <pre>
+ *  schedule(task, key, deadline)                      this class: checks, one upsert
+ *    │  row (task, key, deadline, version, holder = this instance once it holds)
+ *    ▼                                                TimeoutTable + Dialect: the SQL, per database
+ *  after commit ──► ArmedTimeouts.arm ──► wheel       ArmedTimeouts: the cache of held rows
+ *    ▲                                      │ due
+ *    │ claim (unheld, due within lookahead) ▼
+ *  Poller: every pollInterval           Firing.dispatch ──► executor
+ *    lease renewal, claim, housekeeping       │
+ *                                             ▼
+ *                 one transaction: delete the row (this version, this holder) + the handler
+ *                   commit ──► done, once          throw ──► retry (new version) or give up
+ * </pre>
+ *
  * <p>A timeout scheduled here is held here from the start and armed on the wheel once its row is
- * committed, so it fires within about a tick of its deadline without any polling. Every poll
- * interval the instance renews its lease (one row per instance, whatever it holds) and claims the
- * unheld timeouts of its tasks due within the lookahead (those of instances that stopped or died),
- * locking them with {@code FOR UPDATE SKIP LOCKED} so that two instances never both take one. An
- * instance that is idle runs those two statements a poll. A firing runs the handler on the executor,
- * never on the wheel's worker, in a transaction that first deletes the row: the handler's writes
- * through the same {@code DataSource} commit with that deletion, once. A handler that throws rolls
- * both back and is retried after the retry delay, until it has thrown {@code maxAttempts} times;
- * then the row is kept with its error and the timeout is given up.
+ * committed, so it fires within about a tick of its deadline without any polling. The
+ * {@link Poller} renews this instance's lease and claims what others left ({@code FOR UPDATE SKIP
+ * LOCKED}: two instances never both take a row). {@link ArmedTimeouts} keeps the one invariant
+ * every path obeys: an armed entry acts only while it is still the current entry for its row.
+ * {@link Firing} runs the handler, never on the wheel's worker, in the transaction that deletes the
+ * row, and retries or gives up a handler that throws. The database is the truth: a row whose entry
+ * is lost in memory is released by a stop, and taken over by another instance when the lease runs
+ * out.
  *
  * <p>Supports H2 and PostgreSQL. The scripts {@code io/wheeltimer/jdbc/schema-h2.sql} and
  * {@code schema-postgresql.sql} in this jar create the tables: {@value #DEFAULT_TABLE_NAME} and, for the
@@ -79,95 +72,54 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
-    /** Longest task name, key and instance id, in characters (the width of their columns). */
-    static final int MAX_NAME_LENGTH = 200;
-
-    /** Width of the {@code last_error} column. */
-    static final int MAX_ERROR_LENGTH = 4000;
-
     /** The default table name, as it is written in the schema scripts. */
     public static final String DEFAULT_TABLE_NAME = "wheel_timer_timeouts";
-
-    /** Longest table name: PostgreSQL's 63-character identifiers, less the suffixes of the derived names. */
-    static final int MAX_TABLE_NAME_LENGTH = 50;
-
-    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-
-    /** At most one WARN line per this interval while the database cannot be reached. */
-    private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
-
-    /** Longest wait in {@link #start()} for the first poll. */
-    private static final Duration FIRST_POLL_WAIT = Duration.ofSeconds(5);
 
     /** Longest wait in {@link #stop()} for the handlers running at that moment. */
     private static final Duration STOP_WAIT_FOR_HANDLERS = Duration.ofSeconds(10);
 
-    /** How often a poll also deletes the lease rows of instances that are long gone. */
-    private static final Duration PURGE_INTERVAL = Duration.ofHours(1);
+    /** At most one WARN line per this interval for each trouble that repeats. */
+    private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
 
+    private final TimerSettings settings;
     private final JdbcTemplate jdbc;
-    private final TransactionTemplate transactions;
-    private final Timer timer;
-    private final String tableName;
-    private final Duration pollInterval;
-    private final long lookaheadMillis;
-    private final long leaseMillis;
-    private final int batchSize;
-    private final Duration retryDelay;
-    private final int maxAttempts;
-    private final String instanceId;
-    private final Executor executor;
-    private final Clock clock;
+    private final Transactions transactions;
     private final Map<String, DurableTimeoutHandler> handlers;
     private final DurableTimerListener listener;
-    private final long pollsPerPurge;
-    private final ThrottledWarning databaseTrouble = new ThrottledWarning(log, WARN_INTERVAL_NANOS, System::nanoTime);
-    private final ThrottledWarning wheelRefusals = new ThrottledWarning(log, WARN_INTERVAL_NANOS, System::nanoTime);
-
-    /** The timeouts this instance holds and has armed on the wheel. */
-    private final ConcurrentMap<Id, Armed> armed = new ConcurrentHashMap<>();
-    /** Held timeouts the wheel refused to arm; each poll tries them again. */
-    private final Set<Armed> waitingForTheWheel = ConcurrentHashMap.newKeySet();
+    private final ArmedTimeouts armed;
+    private final Firing firing;
+    private final Poller poller;
+    private final Scheduling scheduling;
 
     private final Object tableLock = new Object();
     private volatile TimeoutTable table;
 
-    private final Object firingsLock = new Object();
-    /** Firings handed to the executor and not finished; guarded by {@link #firingsLock}. */
-    private int firings;
-
-    // Lifecycle, guarded by this: running = polling and firing; holding = this instance's lease row
-    // is written, so what it schedules is held (and armed) here rather than left for a poll.
+    /** Polling and firing; written under this object's monitor. */
     private volatile boolean running;
-    private volatile boolean holding;
-    private ScheduledExecutorService poller;
 
-    // Written by the poll thread only.
-    private boolean housekeepingDone;
-    private long polls;
-    private volatile int failedPollsInARow;
-    private volatile Instant lastSuccessfulPoll;
-
-    private JdbcDurableTimer(Builder builder) {
+    private JdbcDurableTimer(Builder builder, TimerSettings settings) {
+        this.settings = settings;
         this.jdbc = new JdbcTemplate(builder.dataSource);
-        this.transactions = new TransactionTemplate(builder.transactionManager);
-        this.timer = builder.timer;
-        this.tableName = builder.tableName;
-        this.pollInterval = builder.pollInterval;
-        this.lookaheadMillis = builder.lookahead.toMillis();
-        this.leaseMillis = builder.lease.toMillis();
-        this.batchSize = builder.batchSize;
-        this.retryDelay = builder.retryDelay;
-        this.maxAttempts = builder.maxAttempts;
-        this.instanceId = builder.instanceId != null ? builder.instanceId : defaultInstanceId();
-        this.executor =
-                builder.executor != null ? builder.executor : new SimpleAsyncTaskExecutor("wheel-timer-durable-");
-        this.clock = builder.clock;
+        this.transactions = new Transactions(
+                builder.transactionManager, settings.instanceId() + " (table " + settings.tableName() + ")");
         this.handlers = Map.copyOf(builder.handlers);
-        this.listener = new Listeners(List.copyOf(builder.listeners));
-        this.pollsPerPurge = Math.max(1, PURGE_INTERVAL.toNanos() / pollInterval.toNanos());
+        this.listener = new Listeners(builder.listeners);
+        RepeatLog databaseTrouble =
+                new RepeatLog(log, "failures to reach the database", WARN_INTERVAL_NANOS, System::nanoTime);
+        RepeatLog wheelRefusals =
+                new RepeatLog(log, "timeouts the wheel refused", WARN_INTERVAL_NANOS, System::nanoTime);
+        this.armed = new ArmedTimeouts(
+                builder.timer, settings.clock(), entry -> firing().dispatch(entry), wheelRefusals, settings);
+        this.firing = new Firing(
+                settings, armed, this::table, transactions, handlers, listener, this::isRunning, databaseTrouble);
+        this.poller = new Poller(settings, armed, this::table, transactions, this::isRunning, databaseTrouble);
+        this.scheduling = new Scheduling(settings, handlers, armed, this::table, transactions, listener);
+    }
+
+    private Firing firing() {
+        return firing;
     }
 
     /**
@@ -193,21 +145,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
             return;
         }
         running = true;
-        housekeepingDone = false;
-        poller = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "wheel-timer-durable-poll-" + instanceId);
-            thread.setDaemon(true);
-            return thread;
-        });
-        Future<?> firstPoll = poller.submit(this::poll);
-        poller.scheduleWithFixedDelay(this::poll, pollInterval.toNanos(), pollInterval.toNanos(), TimeUnit.NANOSECONDS);
-        try {
-            firstPoll.get(FIRST_POLL_WAIT.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            // A poll reports its own failures; a slow one goes on in the background.
-        }
+        armed.waitForLease();
+        poller.start();
     }
 
     /**
@@ -219,39 +158,30 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         if (!running) {
             return;
         }
+        // In this order: no run starts any more; no poll can claim or arm after the next step;
+        // nothing stays armed; the runs in progress end (their commits go through); then the rows
+        // are released, so that a release never races a run of this instance.
         running = false;
-        holding = false;
-        poller.shutdown();
-        try {
-            if (!poller.awaitTermination(10, TimeUnit.SECONDS)) {
-                poller.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            poller.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
-        poller = null;
-        holding = false;
-        disarmAll();
-        awaitFirings(STOP_WAIT_FOR_HANDLERS);
+        poller.stop();
+        armed.stop();
+        firing.awaitRuns(STOP_WAIT_FOR_HANDLERS);
         try {
             // Deleting the lease row alone would let the others claim what this instance held; the
             // release also shows it in the table. A row a late handler still fires stays locked until
             // that handler's transaction ends, and the release waits for it.
-            transactions.executeWithoutResult(status -> {
+            transactions.template().executeWithoutResult(status -> {
                 TimeoutTable t = table();
-                t.releaseAll(instanceId);
-                t.deleteLease(instanceId);
+                t.releaseAll(settings.instanceId());
+                t.deleteLease(settings.instanceId());
             });
         } catch (RuntimeException e) {
             log.log(
                     System.Logger.Level.WARNING,
-                    () -> "Durable timer " + instanceId + " could not release its timeouts in table " + tableName
-                            + "; the other instances take them when its lease runs out, within "
-                            + format(Duration.ofMillis(leaseMillis)),
+                    () -> "Durable timer " + settings.instanceId() + " could not release its timeouts in table "
+                            + settings.tableName() + "; the other instances take them when its lease runs out, within "
+                            + TimerSettings.format(settings.lease()),
                     e);
         }
-        disarmAll();
     }
 
     /** Same as {@link #stop()}. */
@@ -267,12 +197,12 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     /** Who this instance is in the table's holder column. */
     public String instanceId() {
-        return instanceId;
+        return settings.instanceId();
     }
 
     /** The table the timeouts are kept in. */
     public String tableName() {
-        return tableName;
+        return settings.tableName();
     }
 
     /** The timeouts this instance holds now. */
@@ -282,7 +212,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     /** The timeouts this instance holds now, each as {@code task/key}; for tests. */
     Set<String> heldKeys() {
-        return armed.keySet().stream().map(id -> id.task + "/" + id.key).collect(Collectors.toSet());
+        return armed.keys();
     }
 
     /**
@@ -301,12 +231,12 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     /** When the last poll succeeded, if one did. */
     public Optional<Instant> lastSuccessfulPoll() {
-        return Optional.ofNullable(lastSuccessfulPoll);
+        return poller.lastSuccessfulPoll();
     }
 
     /** How many polls in a row failed (0 after a successful one). */
     public int failedPollsInARow() {
-        return failedPollsInARow;
+        return poller.failedPollsInARow();
     }
 
     /**
@@ -322,18 +252,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      */
     @Override
     public DurableTimeout schedule(String task, String key, Duration delay) {
-        checkArguments(task, key, delay, "delay");
-        checkKnown(task);
-        Instant now = clock.instant();
-        Instant deadline;
-        try {
-            deadline = delay.isNegative() || delay.isZero() ? now : now.plus(delay);
-            deadline.toEpochMilli();
-        } catch (DateTimeException | ArithmeticException e) {
-            throw new IllegalArgumentException("delay is " + delay + "; it must put the deadline within the range"
-                    + " of epoch milliseconds (about 292 million years)");
-        }
-        return upsert(task, key, deadline.truncatedTo(ChronoUnit.MILLIS));
+        return scheduling.schedule(task, key, delay);
     }
 
     /**
@@ -350,16 +269,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      */
     @Override
     public DurableTimeout schedule(String task, String key, Instant deadline) {
-        checkArguments(task, key, deadline, "deadline");
-        checkKnown(task);
-        Instant truncated = deadline.truncatedTo(ChronoUnit.MILLIS);
-        try {
-            truncated.toEpochMilli();
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("deadline is " + deadline + "; it must be within the range of epoch"
-                    + " milliseconds (about 292 million years either side of 1970)");
-        }
-        return upsert(task, key, truncated);
+        return scheduling.schedule(task, key, deadline);
     }
 
     /**
@@ -372,19 +282,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      */
     @Override
     public boolean cancel(String task, String key) {
-        checkArguments(task, key, "", "");
-        Id id = new Id(task, key);
-        return inTransaction(() -> {
-            Optional<Long> version = table().deletePending(task, key);
-            if (version.isEmpty()) {
-                return false;
-            }
-            afterCommit(() -> {
-                disarm(id, version.get());
-                notifyListener(l -> l.cancelled(task));
-            });
-            return true;
-        });
+        return scheduling.cancel(task, key);
     }
 
     /**
@@ -397,387 +295,16 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      */
     @Override
     public Optional<DurableTimeout> find(String task, String key) {
-        checkArguments(task, key, "", "");
-        return table().pendingDeadline(task, key)
-                .map(deadline -> new DurableTimeout(task, key, Instant.ofEpochMilli(deadline)));
+        return scheduling.find(task, key);
     }
 
     @Override
     public String toString() {
-        return "JdbcDurableTimer[" + instanceId + ", table " + tableName + ", tasks " + handlers.keySet() + ", held "
-                + held() + "]";
+        return "JdbcDurableTimer[" + settings.instanceId() + ", table " + settings.tableName() + ", tasks "
+                + handlers.keySet() + ", held " + held() + "]";
     }
 
-    // ---- scheduling ----
-
-    private DurableTimeout upsert(String task, String key, Instant deadline) {
-        DurableTimeout timeout = new DurableTimeout(task, key, deadline);
-        long version = newVersion();
-        long deadlineMillis = deadline.toEpochMilli();
-        inTransaction(() -> {
-            // Not yet holding (not started, or the first poll has not written the lease): leave the
-            // row unheld, for the first poll that claims it, here or elsewhere.
-            boolean hold = holding;
-            table().upsert(task, key, deadlineMillis, hold ? instanceId : null, version);
-            afterCommit(() -> {
-                if (hold) {
-                    arm(timeout, version, 0, deadlineMillis);
-                }
-                notifyListener(l -> l.scheduled(task));
-            });
-            return null;
-        });
-        return timeout;
-    }
-
-    /**
-     * Runs {@code work} in a transaction: the caller's, when it has one on this {@code DataSource},
-     * else one of its own committed before returning. Failing to begin or commit one is a
-     * {@link org.springframework.dao.DataAccessException}, as the statements' own failures are.
-     */
-    private <T> T inTransaction(Supplier<T> work) {
-        try {
-            return transactions.execute(status -> work.get());
-        } catch (CannotCreateTransactionException | TransactionSystemException e) {
-            throw new DataAccessResourceFailureException(
-                    "Durable timer " + instanceId + ": no transaction on table " + tableName + ": " + e.getMessage(),
-                    e);
-        }
-    }
-
-    /** Runs {@code action} after the current transaction commits; never if it rolls back. */
-    private static void afterCommit(Runnable action) {
-        if (TransactionSynchronizationManager.isSynchronizationActive()) {
-            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-                @Override
-                public void afterCommit() {
-                    action.run();
-                }
-            });
-        } else {
-            // A transaction manager that never synchronizes: the statement is done; arm now.
-            action.run();
-        }
-    }
-
-    // ---- the wheel ----
-
-    /** Arms {@code timeout} on the wheel to fire at {@code dueAt} (epoch ms), replacing any armed one. */
-    private void arm(DurableTimeout timeout, long version, int attempts, long dueAt) {
-        if (!holding) {
-            return;
-        }
-        Id id = new Id(timeout.task(), timeout.key());
-        Armed entry = new Armed(id, timeout, version, attempts, dueAt);
-        Armed previous = armed.put(id, entry);
-        if (previous != null) {
-            previous.disarm();
-        }
-        armOnWheel(entry);
-    }
-
-    /**
-     * Arms {@code entry} (held, in {@link #armed}) on the wheel. A wheel that refuses it (at its
-     * maximum of pending timeouts, or stopping) leaves it held and waiting: every poll tries again,
-     * so the timeout fires late rather than never.
-     */
-    private void armOnWheel(Armed entry) {
-        long delay = Math.max(0, entry.dueAt - clock.millis());
-        try {
-            entry.wheel = timer.newTimeout(wheelTimeout -> dispatch(entry), delay, TimeUnit.MILLISECONDS);
-        } catch (RuntimeException e) {
-            waitingForTheWheel.add(entry);
-            wheelRefusals.report(
-                    () -> "Durable timer " + instanceId + " could not arm the timeout of task \"" + entry.id.task
-                            + "\" for key \"" + entry.id.key + "\" on its wheel; it keeps holding it and tries"
-                            + " again at every poll, every " + format(pollInterval),
-                    e);
-            return;
-        }
-        if (armed.get(entry.id) != entry) {
-            entry.disarm(); // disarmed while being armed: whoever removed it may have missed the handle
-        }
-    }
-
-    /** On the poll thread: arms again what the wheel refused, if it is still held as it was. */
-    private void armWhatTheWheelRefused() {
-        List<Armed> refused = new ArrayList<>(waitingForTheWheel);
-        waitingForTheWheel.removeAll(refused);
-        for (Armed entry : refused) {
-            if (running && armed.get(entry.id) == entry) {
-                armOnWheel(entry);
-            }
-        }
-    }
-
-    /** Disarms the armed timeout of {@code id} if it is that {@code version}. */
-    private void disarm(Id id, long version) {
-        Armed entry = armed.get(id);
-        if (entry != null && entry.version == version && armed.remove(id, entry)) {
-            entry.disarm();
-        }
-    }
-
-    private void disarmAll() {
-        waitingForTheWheel.clear();
-        for (Armed entry : armed.values()) {
-            if (armed.remove(entry.id, entry)) {
-                entry.disarm();
-            }
-        }
-    }
-
-    /** On the wheel's thread: hand the firing to the executor, never run SQL here. */
-    private void dispatch(Armed entry) {
-        if (!running || armed.get(entry.id) != entry) {
-            return;
-        }
-        synchronized (firingsLock) {
-            firings++;
-        }
-        try {
-            executor.execute(() -> {
-                try {
-                    fire(entry);
-                } finally {
-                    firingEnded();
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            firingEnded();
-            log.log(
-                    System.Logger.Level.WARNING,
-                    () -> "Durable timer " + instanceId + ": the executor refused the timeout of task \""
-                            + entry.id.task + "\" for key \"" + entry.id.key + "\"; retried in " + format(retryDelay),
-                    e);
-            armAgainLater(entry);
-        }
-    }
-
-    private void firingEnded() {
-        synchronized (firingsLock) {
-            if (--firings == 0) {
-                firingsLock.notifyAll();
-            }
-        }
-    }
-
-    private void awaitFirings(Duration timeout) {
-        long end = System.nanoTime() + timeout.toNanos();
-        synchronized (firingsLock) {
-            long left;
-            while (firings > 0 && (left = end - System.nanoTime()) > 0) {
-                try {
-                    TimeUnit.NANOSECONDS.timedWait(firingsLock, left);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
-    // ---- firing ----
-
-    /** On the executor: delete the row and run the handler in one transaction. */
-    private void fire(Armed entry) {
-        if (!running || armed.get(entry.id) != entry) {
-            return;
-        }
-        DurableTimeoutHandler handler = handlers.get(entry.id.task);
-        DurableTimeout timeout = entry.timeout;
-        Throwable[] thrown = new Throwable[1];
-        Boolean ran;
-        try {
-            ran = transactions.execute(status -> {
-                if (!table().deleteForFiring(entry.id.task, entry.id.key, entry.version, instanceId)) {
-                    return false; // cancelled, rescheduled, or taken over by another instance meanwhile
-                }
-                Duration lateness = Duration.ofMillis(
-                        Math.max(0, clock.millis() - timeout.deadline().toEpochMilli()));
-                notifyListener(l -> l.started(timeout, lateness));
-                try {
-                    handler.handle(timeout);
-                } catch (Throwable e) {
-                    thrown[0] = e;
-                    throw new HandlerFailed(e);
-                }
-                return true;
-            });
-        } catch (RuntimeException e) {
-            if (thrown[0] != null) {
-                handlerFailed(entry, thrown[0]);
-            } else {
-                reportDatabaseTrouble(
-                        () -> "Durable timer " + instanceId + " could not fire the timeout of task \"" + entry.id.task
-                                + "\" for key \"" + entry.id.key + "\"; retried in " + format(retryDelay),
-                        e);
-                armAgainLater(entry);
-            }
-            return;
-        }
-        if (Boolean.TRUE.equals(ran)) {
-            armed.remove(entry.id, entry);
-            notifyListener(l -> l.fired(entry.id.task));
-        } else {
-            reconcile(entry);
-        }
-    }
-
-    /** The handler threw and its transaction rolled back: retry the timeout later, or give it up. */
-    private void handlerFailed(Armed entry, Throwable error) {
-        int attempts = entry.attempts + 1;
-        String task = entry.id.task;
-        String key = entry.id.key;
-        String message = truncate(String.valueOf(error), MAX_ERROR_LENGTH);
-        boolean updated;
-        try {
-            if (attempts >= maxAttempts) {
-                long now = clock.millis();
-                updated = inTransaction(
-                        () -> table().giveUp(task, key, entry.version, instanceId, attempts, message, now));
-                if (updated) {
-                    armed.remove(entry.id, entry);
-                    log.log(
-                            System.Logger.Level.ERROR,
-                            () -> "Durable timeout of task \"" + task + "\" for key \"" + key + "\" given up after "
-                                    + attempts + " runs that threw; kept in table " + tableName
-                                    + " with its last error: " + message,
-                            error);
-                    notifyListener(l -> l.failed(task, error));
-                }
-            } else {
-                long newVersion = newVersion();
-                long due = clock.millis() + retryDelay.toMillis();
-                updated = inTransaction(
-                        () -> table().retry(task, key, entry.version, instanceId, attempts, message, newVersion, due));
-                if (updated) {
-                    log.log(
-                            System.Logger.Level.WARNING,
-                            () -> "Durable timeout of task \"" + task + "\" for key \"" + key + "\" threw (run "
-                                    + attempts + " of at most " + maxAttempts + "); retried in " + format(retryDelay),
-                            error);
-                    arm(new DurableTimeout(task, key, Instant.ofEpochMilli(due)), newVersion, attempts, due);
-                    notifyListener(l -> l.retried(task, error));
-                }
-            }
-        } catch (RuntimeException e) {
-            // The run is not counted: the handler runs again, as after a crash.
-            reportDatabaseTrouble(
-                    () -> "Durable timer " + instanceId + " could not record the failure of the timeout of task \""
-                            + task + "\" for key \"" + key + "\"; it runs again in " + format(retryDelay),
-                    e);
-            armAgainLater(entry);
-            return;
-        }
-        if (!updated) {
-            reconcile(entry); // cancelled or rescheduled while the handler ran
-        }
-    }
-
-    /**
-     * The row was not this armed version any more: arm what the table holds for this instance, if
-     * anything (a reschedule whose arming lost a race), or forget it.
-     */
-    private void reconcile(Armed entry) {
-        Optional<TimeoutTable.Row> row;
-        try {
-            row = table().pending(entry.id.task, entry.id.key);
-        } catch (RuntimeException e) {
-            reportDatabaseTrouble(
-                    () -> "Durable timer " + instanceId + " could not read the timeout of task \"" + entry.id.task
-                            + "\" for key \"" + entry.id.key + "\"; looked at again in " + format(retryDelay),
-                    e);
-            armAgainLater(entry);
-            return;
-        }
-        if (row.isPresent() && instanceId.equals(row.get().holder())) {
-            TimeoutTable.Row r = row.get();
-            Armed current = armed.get(entry.id);
-            if (current == null || current == entry || current.version != r.version()) {
-                arm(
-                        new DurableTimeout(r.task(), r.key(), Instant.ofEpochMilli(r.deadline())),
-                        r.version(),
-                        r.attempts(),
-                        r.deadline());
-            }
-        } else if (armed.remove(entry.id, entry)) {
-            entry.disarm();
-        }
-    }
-
-    /** Arms {@code entry} again, the same version, after the retry delay: its run did not happen. */
-    private void armAgainLater(Armed entry) {
-        if (running && armed.get(entry.id) == entry) {
-            arm(entry.timeout, entry.version, entry.attempts, clock.millis() + retryDelay.toMillis());
-        }
-    }
-
-    // ---- polling ----
-
-    /** On the poll thread: renew the lease, then claim what is due soon and unheld. */
-    private void poll() {
-        if (!running) {
-            return;
-        }
-        try {
-            TimeoutTable t = table();
-            if (!housekeepingDone || ++polls % pollsPerPurge == 0) {
-                long now = clock.millis();
-                transactions.executeWithoutResult(status -> {
-                    if (!housekeepingDone) {
-                        // Rows an earlier life of this instance id held (a crash, then a restart with
-                        // the same id before its lease ran out) would otherwise stay held by nobody.
-                        t.releaseAll(instanceId);
-                    }
-                    t.deleteExpiredLeases(now - leaseMillis);
-                });
-                housekeepingDone = true;
-            }
-            long now = clock.millis();
-            transactions.executeWithoutResult(status -> t.renewLease(instanceId, now + leaseMillis));
-            if (!running) {
-                return;
-            }
-            holding = true;
-            armWhatTheWheelRefused();
-            List<TimeoutTable.Row> claimed =
-                    transactions.execute(status -> t.claim(instanceId, now + lookaheadMillis, now, batchSize));
-            for (TimeoutTable.Row row : claimed) {
-                arm(
-                        new DurableTimeout(row.task(), row.key(), Instant.ofEpochMilli(row.deadline())),
-                        row.version(),
-                        row.attempts(),
-                        row.deadline());
-            }
-            int failedBefore = failedPollsInARow;
-            failedPollsInARow = 0;
-            lastSuccessfulPoll = Instant.ofEpochMilli(now);
-            if (failedBefore > 0) {
-                log.log(
-                        System.Logger.Level.INFO,
-                        () -> "Durable timer " + instanceId + " polls table " + tableName + " again, after "
-                                + failedBefore + " failed polls");
-            }
-        } catch (VirtualMachineError e) {
-            failedPollsInARow++;
-            throw e;
-        } catch (RuntimeException | Error e) {
-            // Anything else (a driver's assertion included) fails this poll only: an exception that
-            // left this task would end the polling for good.
-            int failed = ++failedPollsInARow;
-            reportDatabaseTrouble(
-                    () -> "Durable timer " + instanceId + " could not poll table " + tableName + " (" + failed
-                            + " polls in a row failed); it tries again every " + format(pollInterval)
-                            + " and keeps what it holds armed",
-                    e);
-        }
-    }
-
-    private void reportDatabaseTrouble(Supplier<String> message, Throwable e) {
-        databaseTrouble.report(message, e);
-    }
-
+    /** The table's statements, in the dialect of the database, found at the first use. */
     private TimeoutTable table() {
         TimeoutTable t = table;
         if (t != null) {
@@ -787,144 +314,12 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
             if (table == null) {
                 String product = jdbc.execute(
                         (ConnectionCallback<String>) c -> c.getMetaData().getDatabaseProductName());
-                TimeoutTable.Dialect dialect = TimeoutTable.Dialect.of(String.valueOf(product))
+                Dialect dialect = Dialect.of(String.valueOf(product), jdbc, settings.tableName())
                         .orElseThrow(() -> new IllegalStateException(
-                                "Durable timeouts support H2 and PostgreSQL; the DataSource is " + product));
-                table = new TimeoutTable(jdbc, dialect, tableName, handlers.keySet());
+                                "Durable timeouts support " + Dialect.SUPPORTED + "; the DataSource is " + product));
+                table = new TimeoutTable(jdbc, dialect, handlers.keySet());
             }
             return table;
-        }
-    }
-
-    // ---- arguments ----
-
-    private static void checkArguments(String task, String key, Object other, String otherName) {
-        Objects.requireNonNull(task, "task must not be null");
-        Objects.requireNonNull(key, "key must not be null");
-        Objects.requireNonNull(other, () -> otherName + " must not be null");
-        checkName("task", task);
-        checkName("key", key);
-    }
-
-    static void checkName(String what, String value) {
-        if (value.isBlank() || value.length() > MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException(what + " is \"" + truncate(value, 40) + "\" (" + value.length()
-                    + " characters); it must be 1 to " + MAX_NAME_LENGTH + " characters, not all blank");
-        }
-    }
-
-    private void checkKnown(String task) {
-        if (!handlers.containsKey(task)) {
-            throw new IllegalArgumentException("task \"" + task + "\" has no handler here; the known tasks are "
-                    + handlers.keySet().stream().sorted().toList());
-        }
-    }
-
-    private static String truncate(String value, int length) {
-        return value.length() <= length ? value : value.substring(0, length - 3) + "...";
-    }
-
-    private static long newVersion() {
-        return ThreadLocalRandom.current().nextLong();
-    }
-
-    private void notifyListener(Consumer<DurableTimerListener> call) {
-        call.accept(listener);
-    }
-
-    private static String defaultInstanceId() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (Exception | LinkageError e) {
-            host = "instance";
-        }
-        if (host.isBlank()) {
-            host = "instance";
-        }
-        return truncate(host, MAX_NAME_LENGTH - 9) + "-"
-                + String.format("%08x", ThreadLocalRandom.current().nextInt());
-    }
-
-    // ---- small types ----
-
-    private record Id(String task, String key) {}
-
-    /** A timeout armed on the wheel: one version of one row. */
-    private static final class Armed {
-        final Id id;
-        final DurableTimeout timeout;
-        final long version;
-        final int attempts;
-        /** When it is to fire, in epoch milliseconds: its deadline, or when a failed run is retried. */
-        final long dueAt;
-
-        volatile Timeout wheel;
-
-        Armed(Id id, DurableTimeout timeout, long version, int attempts, long dueAt) {
-            this.id = id;
-            this.timeout = timeout;
-            this.version = version;
-            this.attempts = attempts;
-            this.dueAt = dueAt;
-        }
-
-        void disarm() {
-            Timeout w = wheel;
-            if (w != null) {
-                w.cancel();
-            }
-        }
-    }
-
-    /** Carries the handler's exception out of the transaction callback, so that it rolls back. */
-    private static final class HandlerFailed extends RuntimeException {
-        HandlerFailed(Throwable cause) {
-            super(null, cause, false, false);
-        }
-    }
-
-    /** Every listener, each one's failure logged and kept from the others and from the timer. */
-    private record Listeners(List<DurableTimerListener> all) implements DurableTimerListener {
-
-        private void each(Consumer<DurableTimerListener> call) {
-            for (DurableTimerListener l : all) {
-                try {
-                    call.accept(l);
-                } catch (RuntimeException e) {
-                    log.log(System.Logger.Level.WARNING, () -> "Durable timer listener " + l + " threw", e);
-                }
-            }
-        }
-
-        @Override
-        public void scheduled(String task) {
-            each(l -> l.scheduled(task));
-        }
-
-        @Override
-        public void cancelled(String task) {
-            each(l -> l.cancelled(task));
-        }
-
-        @Override
-        public void started(DurableTimeout timeout, Duration lateness) {
-            each(l -> l.started(timeout, lateness));
-        }
-
-        @Override
-        public void fired(String task) {
-            each(l -> l.fired(task));
-        }
-
-        @Override
-        public void retried(String task, Throwable error) {
-            each(l -> l.retried(task, error));
-        }
-
-        @Override
-        public void failed(String task, Throwable error) {
-            each(l -> l.failed(task, error));
         }
     }
 
@@ -963,55 +358,43 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
          * appended.
          */
         public Builder tableName(String tableName) {
-            Objects.requireNonNull(tableName, "tableName must not be null");
-            if (!IDENTIFIER.matcher(tableName).matches() || tableName.length() > MAX_TABLE_NAME_LENGTH) {
-                throw new IllegalArgumentException("tableName is \"" + tableName + "\"; it must be a plain SQL"
-                        + " identifier: a letter or _, then letters, digits or _, at most " + MAX_TABLE_NAME_LENGTH
-                        + " characters");
-            }
-            this.tableName = tableName;
+            this.tableName = TimerSettings.tableName(tableName);
             return this;
         }
 
         /** How often this instance claims due timeouts and renews its lease; default 1 s, at least 1 ms. */
         public Builder pollInterval(Duration pollInterval) {
-            this.pollInterval = atLeastOneMillisecond("pollInterval", pollInterval);
+            this.pollInterval = TimerSettings.atLeastOneMillisecond("pollInterval", pollInterval);
             return this;
         }
 
         /** How far ahead of their deadline unheld timeouts are claimed; default 10 s, at least the poll interval. */
         public Builder lookahead(Duration lookahead) {
-            this.lookahead = atLeastOneMillisecond("lookahead", lookahead);
+            this.lookahead = TimerSettings.atLeastOneMillisecond("lookahead", lookahead);
             return this;
         }
 
         /** How long a claim holds without renewal; default 30 s, more than twice the poll interval. */
         public Builder lease(Duration lease) {
-            this.lease = atLeastOneMillisecond("lease", lease);
+            this.lease = TimerSettings.atLeastOneMillisecond("lease", lease);
             return this;
         }
 
         /** Most timeouts claimed in one poll; default 1000, at least 1. */
         public Builder batchSize(int batchSize) {
-            if (batchSize < 1) {
-                throw new IllegalArgumentException("batchSize is " + batchSize + "; it must be at least 1");
-            }
-            this.batchSize = batchSize;
+            this.batchSize = TimerSettings.atLeastOne("batchSize", batchSize);
             return this;
         }
 
         /** Wait before a failed run is retried; default 10 s, at least 1 ms. */
         public Builder retryDelay(Duration retryDelay) {
-            this.retryDelay = atLeastOneMillisecond("retryDelay", retryDelay);
+            this.retryDelay = TimerSettings.atLeastOneMillisecond("retryDelay", retryDelay);
             return this;
         }
 
         /** Runs that throw before a timeout is given up; default 10, at least 1. */
         public Builder maxAttempts(int maxAttempts) {
-            if (maxAttempts < 1) {
-                throw new IllegalArgumentException("maxAttempts is " + maxAttempts + "; it must be at least 1");
-            }
-            this.maxAttempts = maxAttempts;
+            this.maxAttempts = TimerSettings.atLeastOne("maxAttempts", maxAttempts);
             return this;
         }
 
@@ -1020,9 +403,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
          * live instances must never share one.
          */
         public Builder instanceId(String instanceId) {
-            Objects.requireNonNull(instanceId, "instanceId must not be null");
-            checkName("instanceId", instanceId);
-            this.instanceId = instanceId;
+            this.instanceId = TimerSettings.name("instanceId", instanceId);
             return this;
         }
 
@@ -1040,9 +421,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
         /** Handles the timeouts of {@code task}; one handler per task. */
         public Builder handler(String task, DurableTimeoutHandler handler) {
-            Objects.requireNonNull(task, "task must not be null");
+            TimerSettings.name("task", task);
             Objects.requireNonNull(handler, "handler must not be null");
-            checkName("task", task);
             if (handlers.containsKey(task)) {
                 throw new IllegalArgumentException(
                         "task \"" + task + "\" has a handler already; each task has one handler");
@@ -1064,36 +444,18 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
          *     {@code lease} not more than twice {@code pollInterval}
          */
         public JdbcDurableTimer build() {
-            if (lookahead.compareTo(pollInterval) < 0) {
-                throw new IllegalArgumentException("lookahead is " + format(lookahead)
-                        + "; it must be at least pollInterval (" + format(pollInterval) + ")");
-            }
-            if (lease.compareTo(pollInterval.multipliedBy(2)) <= 0) {
-                throw new IllegalArgumentException("lease is " + format(lease) + "; it must be more than twice"
-                        + " pollInterval (" + format(pollInterval) + "), so more than "
-                        + format(pollInterval.multipliedBy(2)));
-            }
-            return new JdbcDurableTimer(this);
+            TimerSettings settings = new TimerSettings(
+                    tableName,
+                    pollInterval,
+                    lookahead,
+                    lease,
+                    batchSize,
+                    retryDelay,
+                    maxAttempts,
+                    instanceId != null ? instanceId : TimerSettings.defaultInstanceId(),
+                    executor != null ? executor : new SimpleAsyncTaskExecutor("wheel-timer-durable-"),
+                    clock);
+            return new JdbcDurableTimer(this, settings);
         }
-
-        private static Duration atLeastOneMillisecond(String setting, Duration value) {
-            Objects.requireNonNull(value, () -> setting + " must not be null");
-            if (value.compareTo(Duration.ofMillis(1)) < 0) {
-                throw new IllegalArgumentException(
-                        setting + " is " + format(value) + "; it must be positive, at least 1ms");
-            }
-            return value;
-        }
-    }
-
-    /** {@code 1s}, {@code 250ms}, the way the properties are written; ISO-8601 when finer. */
-    static String format(Duration duration) {
-        if (duration.getNano() == 0) {
-            return duration.getSeconds() + "s";
-        }
-        if (duration.getNano() % 1_000_000 == 0) {
-            return duration.toMillis() + "ms";
-        }
-        return duration.toString();
     }
 }

@@ -1,126 +1,27 @@
 package io.wheeltimer.jdbc;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 /**
- * The statements on the timeouts table and its instances table, in the dialect of the database.
- * Every method runs one statement through a {@link JdbcTemplate}, so it joins the Spring-managed
- * transaction of the calling thread, if any.
+ * The statements on the timeouts table and its instances table: plain SQL here, what differs per
+ * database in the {@link Dialect}. Every method runs one statement (or one claim) through a
+ * {@link JdbcTemplate}, so it joins the Spring-managed transaction of the calling thread, if any.
  *
  * <p>Rows: {@code deadline}, {@code lease_until} and {@code failed_at} are epoch milliseconds;
- * {@code version} is a fresh random value at every schedule and retry, so that a firing of an older
- * deadline, or one that another instance took over, removes nothing.
+ * {@code version} is a fresh value at every schedule and retry, so that a firing of an older
+ * deadline, or of a row another instance took over, removes nothing.
  */
 final class TimeoutTable {
 
     /** A pending row as this instance reads or claims it. */
     record Row(String task, String key, long deadline, long version, int attempts, String holder) {}
 
-    /** The SQL that differs between the databases. */
-    enum Dialect {
-        H2 {
-            @Override
-            String upsertTimeout(String table) {
-                return "MERGE INTO " + table
-                        + " (task, timeout_key, deadline, holder, version, attempts, last_error, failed_at)"
-                        + " KEY (task, timeout_key) VALUES (?, ?, ?, ?, ?, 0, NULL, NULL)";
-            }
-
-            @Override
-            String deletePendingReturningVersion(String table) {
-                return "SELECT version FROM OLD TABLE (DELETE FROM " + table
-                        + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL)";
-            }
-
-            @Override
-            String upsertLease(String instances) {
-                return "MERGE INTO " + instances + " (instance_id, lease_until) KEY (instance_id) VALUES (?, ?)";
-            }
-
-            @Override
-            String claim(String table, String instances, int taskCount) {
-                // Locks the rows to claim, skipping those another claim or a firing has locked; the
-                // claim then sets their holder in the same transaction (one batch).
-                return "SELECT c.task, c.timeout_key, c.deadline, c.version, c.attempts, c.holder FROM " + table
-                        + " c WHERE " + claimable("c", instances, taskCount)
-                        + " ORDER BY c.deadline FETCH FIRST ? ROWS ONLY FOR UPDATE SKIP LOCKED";
-            }
-        },
-
-        POSTGRESQL {
-            @Override
-            String upsertTimeout(String table) {
-                return "INSERT INTO " + table
-                        + " (task, timeout_key, deadline, holder, version, attempts, last_error, failed_at)"
-                        + " VALUES (?, ?, ?, ?, ?, 0, NULL, NULL) ON CONFLICT (task, timeout_key) DO UPDATE SET"
-                        + " deadline = EXCLUDED.deadline, holder = EXCLUDED.holder, version = EXCLUDED.version,"
-                        + " attempts = 0, last_error = NULL, failed_at = NULL";
-            }
-
-            @Override
-            String deletePendingReturningVersion(String table) {
-                return "DELETE FROM " + table
-                        + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL RETURNING version";
-            }
-
-            @Override
-            String upsertLease(String instances) {
-                return "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
-                        + " ON CONFLICT (instance_id) DO UPDATE SET lease_until = EXCLUDED.lease_until";
-            }
-
-            @Override
-            String claim(String table, String instances, int taskCount) {
-                // The locking CTE runs once; SKIP LOCKED leaves rows another claim (or a firing) has
-                // locked to it, so two instances never both take a row.
-                return "WITH due AS (SELECT c.task, c.timeout_key FROM " + table + " c WHERE "
-                        + claimable("c", instances, taskCount)
-                        + " ORDER BY c.deadline LIMIT ? FOR UPDATE SKIP LOCKED)"
-                        + " UPDATE " + table + " t SET holder = ? FROM due"
-                        + " WHERE t.task = due.task AND t.timeout_key = due.timeout_key"
-                        + " RETURNING t.task, t.timeout_key, t.deadline, t.version, t.attempts, t.holder";
-            }
-        };
-
-        abstract String upsertTimeout(String table);
-
-        abstract String deletePendingReturningVersion(String table);
-
-        abstract String upsertLease(String instances);
-
-        /**
-         * H2: selects and locks the rows to claim; PostgreSQL: claims them and returns them. Parameters:
-         * due before, lease alive at, tasks..., limit; and the holder on PostgreSQL.
-         */
-        abstract String claim(String table, String instances, int taskCount);
-
-        /** Pending, due within the lookahead, of a task this instance handles, and held by no live instance. */
-        private static String claimable(String alias, String instances, int taskCount) {
-            String a = alias + ".";
-            return a + "failed_at IS NULL AND " + a + "deadline <= ? AND (" + a + "holder IS NULL OR NOT EXISTS"
-                    + " (SELECT 1 FROM " + instances + " i WHERE i.instance_id = " + a + "holder"
-                    + " AND i.lease_until > ?)) AND " + a + "task IN ("
-                    + String.join(", ", Collections.nCopies(taskCount, "?")) + ")";
-        }
-
-        static Optional<Dialect> of(String databaseProductName) {
-            if (databaseProductName.equals("H2")) {
-                return Optional.of(H2);
-            }
-            if (databaseProductName.equals("PostgreSQL")) {
-                return Optional.of(POSTGRESQL);
-            }
-            return Optional.empty();
-        }
-    }
-
-    private static final RowMapper<Row> ROW = (rs, i) -> new Row(
+    static final RowMapper<Row> ROW = (rs, i) -> new Row(
             rs.getString("task"),
             rs.getString("timeout_key"),
             rs.getLong("deadline"),
@@ -130,47 +31,38 @@ final class TimeoutTable {
 
     private final JdbcTemplate jdbc;
     private final Dialect dialect;
-    private final String table;
     private final List<String> tasks;
 
-    private final String upsertTimeout;
-    private final String deletePending;
-    private final String selectDeadline;
     private final String selectPending;
     private final String deleteFiring;
     private final String retry;
     private final String giveUp;
     private final String countFailed;
-    private final String upsertLease;
-    private final String claim;
-    private final String setHolder;
     private final String releaseAll;
     private final String deleteLease;
     private final String deleteExpiredLeases;
 
-    TimeoutTable(JdbcTemplate jdbc, Dialect dialect, String table, Set<String> tasks) {
+    TimeoutTable(JdbcTemplate jdbc, Dialect dialect, Set<String> tasks) {
         this.jdbc = jdbc;
         this.dialect = dialect;
-        this.table = table;
         this.tasks = List.copyOf(tasks);
-        String instances = instancesTable(table);
+        String table = dialect.table;
         String row = " WHERE task = ? AND timeout_key = ?";
         String held = row + " AND version = ? AND holder = ? AND failed_at IS NULL";
-        this.upsertTimeout = dialect.upsertTimeout(table);
-        this.deletePending = dialect.deletePendingReturningVersion(table);
-        this.selectDeadline = "SELECT deadline FROM " + table + row + " AND failed_at IS NULL";
         this.selectPending = "SELECT task, timeout_key, deadline, version, attempts, holder FROM " + table + row
                 + " AND failed_at IS NULL";
         this.deleteFiring = "DELETE FROM " + table + held;
         this.retry = "UPDATE " + table + " SET attempts = ?, last_error = ?, version = ?, deadline = ?" + held;
         this.giveUp = "UPDATE " + table + " SET attempts = ?, last_error = ?, failed_at = ?, holder = NULL" + held;
         this.countFailed = "SELECT COUNT(*) FROM " + table + " WHERE failed_at IS NOT NULL";
-        this.upsertLease = dialect.upsertLease(instances);
-        this.claim = dialect.claim(table, instances, this.tasks.size());
-        this.setHolder = "UPDATE " + table + " SET holder = ?" + row;
         this.releaseAll = "UPDATE " + table + " SET holder = NULL WHERE holder = ?";
-        this.deleteLease = "DELETE FROM " + instances + " WHERE instance_id = ?";
-        this.deleteExpiredLeases = "DELETE FROM " + instances + " WHERE lease_until < ?";
+        this.deleteLease = "DELETE FROM " + dialect.instances + " WHERE instance_id = ?";
+        this.deleteExpiredLeases = "DELETE FROM " + dialect.instances + " WHERE lease_until < ?";
+    }
+
+    /** A new version for a row: each schedule and retry writes one, so that an older one matches no row. */
+    static long newVersion() {
+        return ThreadLocalRandom.current().nextLong();
     }
 
     /** The instances table of {@code table}: one lease row per live instance. */
@@ -178,29 +70,19 @@ final class TimeoutTable {
         return table + "_instances";
     }
 
-    String name() {
-        return table;
-    }
-
     /** Inserts the row of (task, key), or moves the pending (or given-up) one: pending again, attempts 0. */
     void upsert(String task, String key, long deadline, String holder, long version) {
-        jdbc.update(upsertTimeout, task, key, deadline, holder, version);
+        dialect.upsertTimeout(task, key, deadline, holder, version);
     }
 
     /** Deletes the pending row of (task, key); its version, or empty when none was pending. */
     Optional<Long> deletePending(String task, String key) {
-        List<Long> versions = jdbc.queryForList(deletePending, Long.class, task, key);
-        return versions.isEmpty() ? Optional.empty() : Optional.of(versions.get(0));
+        return dialect.deletePending(task, key);
     }
 
-    Optional<Long> pendingDeadline(String task, String key) {
-        List<Long> deadlines = jdbc.queryForList(selectDeadline, Long.class, task, key);
-        return deadlines.isEmpty() ? Optional.empty() : Optional.of(deadlines.get(0));
-    }
-
+    /** The pending row of (task, key), if any. */
     Optional<Row> pending(String task, String key) {
-        List<Row> rows = jdbc.query(selectPending, ROW, task, key);
-        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+        return jdbc.query(selectPending, ROW, task, key).stream().findFirst();
     }
 
     /**
@@ -211,6 +93,7 @@ final class TimeoutTable {
         return jdbc.update(deleteFiring, task, key, version, holder) == 1;
     }
 
+    /** Records a failed run of the row {@code holder} holds at {@code version}, as a new version due at {@code deadline}. */
     boolean retry(
             String task,
             String key,
@@ -223,6 +106,7 @@ final class TimeoutTable {
         return jdbc.update(retry, attempts, error, newVersion, deadline, task, key, version, holder) == 1;
     }
 
+    /** Marks the row {@code holder} holds at {@code version} given up, with its last error; held by nobody. */
     boolean giveUp(String task, String key, long version, String holder, int attempts, String error, long failedAt) {
         return jdbc.update(giveUp, attempts, error, failedAt, task, key, version, holder) == 1;
     }
@@ -234,7 +118,7 @@ final class TimeoutTable {
 
     /** Renews the lease of {@code instance} (inserting its row the first time). */
     void renewLease(String instance, long leaseUntil) {
-        jdbc.update(upsertLease, instance, leaseUntil);
+        dialect.upsertLease(instance, leaseUntil);
     }
 
     /**
@@ -242,28 +126,7 @@ final class TimeoutTable {
      * {@code dueBefore} and held by no instance whose lease runs past {@code now}; returns them.
      */
     List<Row> claim(String instance, long dueBefore, long now, int limit) {
-        if (tasks.isEmpty()) {
-            return List.of();
-        }
-        List<Object> args = new ArrayList<>();
-        args.add(dueBefore);
-        args.add(now);
-        args.addAll(tasks);
-        args.add(limit);
-        if (dialect == Dialect.POSTGRESQL) {
-            args.add(instance);
-            return jdbc.query(claim, ROW, args.toArray());
-        }
-        List<Row> locked = jdbc.query(claim, ROW, args.toArray());
-        if (locked.isEmpty()) {
-            return locked;
-        }
-        jdbc.batchUpdate(
-                setHolder,
-                locked.stream()
-                        .map(r -> new Object[] {instance, r.task(), r.key()})
-                        .toList());
-        return locked;
+        return tasks.isEmpty() ? List.of() : dialect.claim(instance, dueBefore, now, tasks, limit);
     }
 
     /** Lets go of every timeout {@code instance} holds, so that any instance may claim them. */

@@ -1,0 +1,123 @@
+package io.wheeltimer.jdbc;
+
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The calls an application makes: {@code schedule}, {@code cancel} and {@code find}. Each checks
+ * its arguments, runs one statement in the caller's transaction (or one of its own), and changes
+ * what is armed only after that transaction commits: a rollback leaves the wheel as it was.
+ */
+final class Scheduling {
+
+    private final TimerSettings settings;
+    private final Map<String, DurableTimeoutHandler> handlers;
+    private final ArmedTimeouts armed;
+    private final Supplier<TimeoutTable> table;
+    private final Transactions transactions;
+    private final DurableTimerListener listener;
+
+    Scheduling(
+            TimerSettings settings,
+            Map<String, DurableTimeoutHandler> handlers,
+            ArmedTimeouts armed,
+            Supplier<TimeoutTable> table,
+            Transactions transactions,
+            DurableTimerListener listener) {
+        this.settings = settings;
+        this.handlers = handlers;
+        this.armed = armed;
+        this.table = table;
+        this.transactions = transactions;
+        this.listener = listener;
+    }
+
+    /** Now plus {@code delay}, truncated to milliseconds; a delay of zero or less makes it now. */
+    DurableTimeout schedule(String task, String key, Duration delay) {
+        checkArguments(task, key, delay, "delay");
+        checkKnown(task);
+        Instant now = settings.clock().instant();
+        Instant deadline;
+        try {
+            deadline = delay.isNegative() || delay.isZero() ? now : now.plus(delay);
+            deadline.toEpochMilli();
+        } catch (DateTimeException | ArithmeticException e) {
+            throw new IllegalArgumentException("delay is " + delay + "; it must put the deadline within the range"
+                    + " of epoch milliseconds (about 292 million years)");
+        }
+        return upsert(task, key, deadline.truncatedTo(ChronoUnit.MILLIS));
+    }
+
+    /** At {@code deadline} truncated to milliseconds, as given even when it has passed (the lateness is honest). */
+    DurableTimeout schedule(String task, String key, Instant deadline) {
+        checkArguments(task, key, deadline, "deadline");
+        checkKnown(task);
+        Instant truncated = deadline.truncatedTo(ChronoUnit.MILLIS);
+        try {
+            truncated.toEpochMilli();
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("deadline is " + deadline + "; it must be within the range of epoch"
+                    + " milliseconds (about 292 million years either side of 1970)");
+        }
+        return upsert(task, key, truncated);
+    }
+
+    boolean cancel(String task, String key) {
+        checkArguments(task, key, "", "");
+        return transactions.required(() -> {
+            Optional<Long> version = table.get().deletePending(task, key);
+            version.ifPresent(v -> Transactions.afterCommit(() -> {
+                armed.forget(task, key, v);
+                listener.cancelled(task);
+            }));
+            return version.isPresent();
+        });
+    }
+
+    Optional<DurableTimeout> find(String task, String key) {
+        checkArguments(task, key, "", "");
+        return table.get()
+                .pending(task, key)
+                .map(row -> new DurableTimeout(task, key, Instant.ofEpochMilli(row.deadline())));
+    }
+
+    private DurableTimeout upsert(String task, String key, Instant deadline) {
+        DurableTimeout timeout = new DurableTimeout(task, key, deadline);
+        long version = TimeoutTable.newVersion();
+        long deadlineMillis = deadline.toEpochMilli();
+        transactions.run(() -> {
+            // Not yet holding (not started, or the first poll has not written the lease): leave the
+            // row unheld, for the first poll that claims it, here or elsewhere.
+            boolean hold = armed.isHolding();
+            table.get().upsert(task, key, deadlineMillis, hold ? settings.instanceId() : null, version);
+            Transactions.afterCommit(() -> {
+                if (hold) {
+                    armed.arm(timeout, version, 0, deadlineMillis);
+                }
+                listener.scheduled(task);
+            });
+        });
+        return timeout;
+    }
+
+    private static void checkArguments(String task, String key, Object other, String otherName) {
+        Objects.requireNonNull(task, "task must not be null");
+        Objects.requireNonNull(key, "key must not be null");
+        Objects.requireNonNull(other, () -> otherName + " must not be null");
+        TimerSettings.name("task", task);
+        TimerSettings.name("key", key);
+    }
+
+    private void checkKnown(String task) {
+        if (!handlers.containsKey(task)) {
+            throw new IllegalArgumentException("task \"" + task + "\" has no handler here; the known tasks are "
+                    + handlers.keySet().stream().sorted().toList());
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.wheeltimer.jdbc;
+
+import java.net.InetAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Pattern;
+
+/**
+ * The settings of one {@link JdbcDurableTimer}, as its builder checked them, and the rules and
+ * limits every value is checked against: each rule is written here once, and the builder is the
+ * only caller (the Spring Boot side hands its properties to the builder and reports its errors
+ * under the property keys). Errors name the setting, the value and what is allowed.
+ */
+record TimerSettings(
+        String tableName,
+        Duration pollInterval,
+        Duration lookahead,
+        Duration lease,
+        int batchSize,
+        Duration retryDelay,
+        int maxAttempts,
+        String instanceId,
+        Executor executor,
+        Clock clock) {
+
+    /** Longest task name, key and instance id, in characters: the width of their columns. */
+    static final int MAX_NAME_LENGTH = 200;
+
+    /** Width of the {@code last_error} column. */
+    static final int MAX_ERROR_LENGTH = 4000;
+
+    /** Longest table name: PostgreSQL's 63-character identifiers, less the suffixes of the derived names. */
+    static final int MAX_TABLE_NAME_LENGTH = 50;
+
+    /** The shortest duration a setting takes. */
+    private static final Duration MIN_DURATION = Duration.ofMillis(1);
+
+    /** A table name is written into SQL, so it must be a plain identifier. */
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    TimerSettings {
+        if (lookahead.compareTo(pollInterval) < 0) {
+            throw new IllegalArgumentException("lookahead is " + format(lookahead)
+                    + "; it must be at least pollInterval (" + format(pollInterval) + ")");
+        }
+        if (lease.compareTo(pollInterval.multipliedBy(2)) <= 0) {
+            throw new IllegalArgumentException("lease is " + format(lease) + "; it must be more than twice"
+                    + " pollInterval (" + format(pollInterval) + "), so more than "
+                    + format(pollInterval.multipliedBy(2)));
+        }
+    }
+
+    static String tableName(String tableName) {
+        Objects.requireNonNull(tableName, "tableName must not be null");
+        if (!IDENTIFIER.matcher(tableName).matches() || tableName.length() > MAX_TABLE_NAME_LENGTH) {
+            throw new IllegalArgumentException("tableName is \"" + tableName + "\"; it must be a plain SQL"
+                    + " identifier: a letter or _, then letters, digits or _, at most " + MAX_TABLE_NAME_LENGTH
+                    + " characters");
+        }
+        return tableName;
+    }
+
+    static Duration atLeastOneMillisecond(String setting, Duration value) {
+        Objects.requireNonNull(value, () -> setting + " must not be null");
+        if (value.compareTo(MIN_DURATION) < 0) {
+            throw new IllegalArgumentException(
+                    setting + " is " + format(value) + "; it must be positive, at least 1ms");
+        }
+        return value;
+    }
+
+    static int atLeastOne(String setting, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(setting + " is " + value + "; it must be at least 1");
+        }
+        return value;
+    }
+
+    /** A task name, key or instance id: 1 to 200 characters, not all blank. */
+    static String name(String what, String value) {
+        Objects.requireNonNull(value, () -> what + " must not be null");
+        if (value.isBlank() || value.length() > MAX_NAME_LENGTH) {
+            throw new IllegalArgumentException(what + " is \"" + truncate(value, 40) + "\" (" + value.length()
+                    + " characters); it must be 1 to " + MAX_NAME_LENGTH + " characters, not all blank");
+        }
+        return value;
+    }
+
+    /** The host name and a random suffix: unique per life of a process, as two live instances must be. */
+    static String defaultInstanceId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (Exception | LinkageError e) {
+            host = "instance";
+        }
+        if (host.isBlank()) {
+            host = "instance";
+        }
+        return truncate(host, MAX_NAME_LENGTH - 9) + "-"
+                + String.format("%08x", ThreadLocalRandom.current().nextInt());
+    }
+
+    static String truncate(String value, int length) {
+        return value.length() <= length ? value : value.substring(0, length - 3) + "...";
+    }
+
+    /** {@code 1s}, {@code 250ms}, the way the properties are written; ISO-8601 when finer. */
+    static String format(Duration duration) {
+        if (duration.getNano() == 0) {
+            return duration.getSeconds() + "s";
+        }
+        if (duration.getNano() % 1_000_000 == 0) {
+            return duration.toMillis() + "ms";
+        }
+        return duration.toString();
+    }
+}
