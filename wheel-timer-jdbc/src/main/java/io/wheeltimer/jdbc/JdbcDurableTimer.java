@@ -326,7 +326,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     /**
      * Settings of a {@link JdbcDurableTimer}; the defaults are those of the {@code wheel-timer.durable.*}
      * properties. Each setter rejects a value that is wrong on its own; {@link #build()} checks them
-     * together. Errors name the setting, the value and what is allowed.
+     * together. A value a setting does not allow is an {@link InvalidSettingException} naming the
+     * setting, the value and what is allowed; a null one a {@link NullPointerException}.
      */
     public static final class Builder {
 
@@ -403,7 +404,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
          * live instances must never share one.
          */
         public Builder instanceId(String instanceId) {
-            this.instanceId = TimerSettings.name("instanceId", instanceId);
+            this.instanceId = TimerSettings.instanceId(instanceId);
             return this;
         }
 
@@ -440,7 +441,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         /**
          * Checks the settings together and builds the timer, not started.
          *
-         * @throws IllegalArgumentException if {@code lookahead} is less than {@code pollInterval}, or
+         * @throws InvalidSettingException if {@code lookahead} is less than {@code pollInterval}, or
          *     {@code lease} not more than twice {@code pollInterval}
          */
         public JdbcDurableTimer build() {

@@ -43,22 +43,27 @@ record TimerSettings(
 
     TimerSettings {
         if (lookahead.compareTo(pollInterval) < 0) {
-            throw new IllegalArgumentException("lookahead is " + format(lookahead)
-                    + "; it must be at least pollInterval (" + format(pollInterval) + ")");
+            throw invalid("lookahead", lookahead, "must be at least pollInterval (" + format(pollInterval) + ")");
         }
         if (lease.compareTo(pollInterval.multipliedBy(2)) <= 0) {
-            throw new IllegalArgumentException("lease is " + format(lease) + "; it must be more than twice"
-                    + " pollInterval (" + format(pollInterval) + "), so more than "
-                    + format(pollInterval.multipliedBy(2)));
+            throw invalid(
+                    "lease",
+                    lease,
+                    "must be more than twice pollInterval (" + format(pollInterval) + "), so more than "
+                            + format(pollInterval.multipliedBy(2)));
         }
     }
 
     static String tableName(String tableName) {
         Objects.requireNonNull(tableName, "tableName must not be null");
         if (!IDENTIFIER.matcher(tableName).matches() || tableName.length() > MAX_TABLE_NAME_LENGTH) {
-            throw new IllegalArgumentException("tableName is \"" + tableName + "\"; it must be a plain SQL"
-                    + " identifier: a letter or _, then letters, digits or _, at most " + MAX_TABLE_NAME_LENGTH
-                    + " characters");
+            throw new InvalidSettingException(
+                    "tableName",
+                    tableName,
+                    "\"" + tableName + "\"",
+                    "must be a plain SQL identifier of at most " + MAX_TABLE_NAME_LENGTH + " characters: a letter"
+                            + " or _, then letters, digits or _ (the lease table is named after it, with _instances"
+                            + " appended)");
         }
         return tableName;
     }
@@ -66,27 +71,49 @@ record TimerSettings(
     static Duration atLeastOneMillisecond(String setting, Duration value) {
         Objects.requireNonNull(value, () -> setting + " must not be null");
         if (value.compareTo(MIN_DURATION) < 0) {
-            throw new IllegalArgumentException(
-                    setting + " is " + format(value) + "; it must be positive, at least 1ms");
+            throw invalid(setting, value, "must be positive, at least 1ms");
         }
         return value;
     }
 
     static int atLeastOne(String setting, int value) {
         if (value < 1) {
-            throw new IllegalArgumentException(setting + " is " + value + "; it must be at least 1");
+            throw new InvalidSettingException(setting, value, String.valueOf(value), "must be at least 1");
         }
         return value;
     }
 
-    /** A task name, key or instance id: 1 to 200 characters, not all blank. */
+    static String instanceId(String instanceId) {
+        Objects.requireNonNull(instanceId, "instanceId must not be null");
+        if (!isName(instanceId)) {
+            throw new InvalidSettingException("instanceId", instanceId, shown(instanceId), NAME_RULE);
+        }
+        return instanceId;
+    }
+
+    private static InvalidSettingException invalid(String setting, Duration value, String requirement) {
+        return new InvalidSettingException(setting, value, format(value), requirement);
+    }
+
+    /** What a task name, key or instance id must be. */
+    private static final String NAME_RULE = "must be a name of 1 to " + MAX_NAME_LENGTH + " characters, not all blank";
+
+    /** A task name or key: 1 to 200 characters, not all blank. */
     static String name(String what, String value) {
         Objects.requireNonNull(value, () -> what + " must not be null");
-        if (value.isBlank() || value.length() > MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException(what + " is \"" + truncate(value, 40) + "\" (" + value.length()
-                    + " characters); it must be 1 to " + MAX_NAME_LENGTH + " characters, not all blank");
+        if (!isName(value)) {
+            throw new IllegalArgumentException(what + " is " + shown(value) + "; it " + NAME_RULE);
         }
         return value;
+    }
+
+    private static boolean isName(String value) {
+        return !value.isBlank() && value.length() <= MAX_NAME_LENGTH;
+    }
+
+    /** A name as an error shows it: quoted, cut to 40 characters, with its length. */
+    private static String shown(String value) {
+        return "\"" + truncate(value, 40) + "\" (" + value.length() + " characters)";
     }
 
     /** The host name and a random suffix: unique per life of a process, as two live instances must be. */
