@@ -443,8 +443,11 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
          *
          * @throws InvalidSettingException if {@code lookahead} is less than {@code pollInterval}, or
          *     {@code lease} not more than twice {@code pollInterval}
+         * @throws IllegalArgumentException if the transaction manager manages another {@code DataSource}
+         *     than the timer's (Spring's proxies of a {@code DataSource} are looked through)
          */
         public JdbcDurableTimer build() {
+            Transactions.checkManages(transactionManager, dataSource);
             TimerSettings settings = new TimerSettings(
                     tableName,
                     pollInterval,

@@ -1,13 +1,18 @@
 package io.wheeltimer.jdbc;
 
+import java.lang.reflect.Method;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionSystemException;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * The timer's transactions on its {@code DataSource}: the caller's, when it has one, else one of the
@@ -49,6 +54,49 @@ final class Transactions {
     /** The template itself, for a caller that handles the transaction's failures on its own. */
     TransactionTemplate template() {
         return template;
+    }
+
+    /**
+     * Checks that {@code manager} runs its transactions on {@code dataSource}: otherwise the deletion
+     * that starts a run would commit on its own before the handler runs, and a handler that throws
+     * would lose its timeout. A manager that names no {@code DataSource} (JTA) cannot be checked.
+     *
+     * @throws IllegalArgumentException naming both when the manager manages another {@code DataSource}
+     */
+    static void checkManages(PlatformTransactionManager manager, DataSource dataSource) {
+        DataSource managed = managedDataSource(manager);
+        if (managed != null && unwrap(managed) != unwrap(dataSource)) {
+            throw new IllegalArgumentException("transactionManager " + manager + " manages DataSource " + managed
+                    + ", not the durable timer's DataSource " + dataSource + "; it must manage the timer's"
+                    + " DataSource, so that a handler's writes commit with the removal of its timeout");
+        }
+    }
+
+    /** The {@code DataSource} of a JDBC, JPA or Hibernate transaction manager; null when it names none. */
+    private static DataSource managedDataSource(PlatformTransactionManager manager) {
+        if (manager instanceof DataSourceTransactionManager jdbcManager) {
+            return jdbcManager.getDataSource();
+        }
+        // JpaTransactionManager and HibernateTransactionManager (spring-orm, not a dependency here).
+        Method getter = ReflectionUtils.findMethod(manager.getClass(), "getDataSource");
+        if (getter == null || !DataSource.class.isAssignableFrom(getter.getReturnType())) {
+            return null;
+        }
+        try {
+            ReflectionUtils.makeAccessible(getter);
+            return (DataSource) ReflectionUtils.invokeMethod(getter, manager);
+        } catch (RuntimeException e) {
+            return null; // cannot be asked: not checked, as for a manager that names no DataSource
+        }
+    }
+
+    /** The target behind Spring's proxies of a {@code DataSource} (transaction-aware, lazy, delegating). */
+    private static DataSource unwrap(DataSource dataSource) {
+        DataSource current = dataSource;
+        while (current instanceof DelegatingDataSource delegating && delegating.getTargetDataSource() != null) {
+            current = delegating.getTargetDataSource();
+        }
+        return current;
     }
 
     /** Runs {@code action} after the current transaction commits; never if it rolls back. */

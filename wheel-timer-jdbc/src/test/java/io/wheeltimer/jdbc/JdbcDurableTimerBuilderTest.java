@@ -11,6 +11,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.datasource.LazyConnectionDataSourceProxy;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.AbstractPlatformTransactionManager;
+import org.springframework.transaction.support.DefaultTransactionStatus;
 
 /** Bad settings fail with the setting's name, the value given and what is allowed. No database needed. */
 class JdbcDurableTimerBuilderTest {
@@ -181,5 +186,67 @@ class JdbcDurableTimerBuilderTest {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> builder().handler("t", timeout -> {}).handler("t", timeout -> {}))
                 .withMessage("task \"t\" has a handler already; each task has one handler");
+    }
+
+    @Test
+    void aTransactionManagerOfAnotherDataSourceFailsTheBuildNamingBoth() {
+        DataSource other = new DriverManagerDataSource("jdbc:h2:mem:other");
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> JdbcDurableTimer.builder(dataSource, new DataSourceTransactionManager(other), wheel)
+                        .build())
+                .withMessageContaining("manages DataSource " + other)
+                .withMessageContaining("not the durable timer's DataSource " + dataSource);
+    }
+
+    @Test
+    void theOneDataSourceIsRecognisedBehindSpringsProxies() {
+        DataSource proxied = new TransactionAwareDataSourceProxy(new LazyConnectionDataSourceProxy(dataSource));
+
+        assertThat(JdbcDurableTimer.builder(proxied, transactionManager, wheel).build())
+                .isNotNull();
+        assertThat(JdbcDurableTimer.builder(dataSource, new DataSourceTransactionManager(proxied), wheel)
+                        .build())
+                .isNotNull();
+    }
+
+    @Test
+    void aJpaStyleManagerIsCheckedThroughItsDataSource() {
+        DataSource other = new DriverManagerDataSource("jdbc:h2:mem:other");
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> JdbcDurableTimer.builder(dataSource, new ManagerWithADataSource(other), wheel)
+                        .build())
+                .withMessageContaining("manages DataSource " + other);
+        assertThat(JdbcDurableTimer.builder(dataSource, new ManagerWithADataSource(dataSource), wheel)
+                        .build())
+                .isNotNull();
+    }
+
+    /** Shaped as JPA's and Hibernate's managers are: a {@code getDataSource()} beside the transactions. */
+    static final class ManagerWithADataSource extends AbstractPlatformTransactionManager {
+        private final DataSource dataSource;
+
+        ManagerWithADataSource(DataSource dataSource) {
+            this.dataSource = dataSource;
+        }
+
+        public DataSource getDataSource() {
+            return dataSource;
+        }
+
+        @Override
+        protected Object doGetTransaction() {
+            return new Object();
+        }
+
+        @Override
+        protected void doBegin(Object transaction, TransactionDefinition definition) {}
+
+        @Override
+        protected void doCommit(DefaultTransactionStatus status) {}
+
+        @Override
+        protected void doRollback(DefaultTransactionStatus status) {}
     }
 }
