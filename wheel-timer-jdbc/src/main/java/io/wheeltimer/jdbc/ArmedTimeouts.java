@@ -2,6 +2,7 @@ package io.wheeltimer.jdbc;
 
 import io.wheeltimer.Timeout;
 import io.wheeltimer.Timer;
+import io.wheeltimer.TimerTask;
 import io.wheeltimer.internal.RepeatLog;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -24,6 +25,14 @@ import java.util.stream.Collectors;
  * {@link #isCurrent} first, and a step that finds its entry replaced or removed does nothing, since
  * whoever replaced it owns the id now. Replacing or removing an entry disarms it; an entry replaced
  * while it was being armed disarms itself once armed, so no stale handle is left on the wheel.
+ *
+ * <p><b>The newest wins.</b> A row's versions grow in the order its writes commit, so an entry is
+ * never replaced by one of an older version, whatever order the after-commit hooks, claims and
+ * retries arm them in.
+ *
+ * <p><b>Refusals.</b> A timeout that the wheel or the executor refuses is not kept under this
+ * instance's lease: the next poll releases its row for any instance to claim
+ * ({@link #takeRefused}).
  *
  * <p><b>Holding.</b> Entries are armed only while this instance holds timeouts: from the first
  * poll that wrote its lease ({@link #hold}) until {@link #stop}. {@code stop} then disarms them all;
@@ -71,8 +80,8 @@ final class ArmedTimeouts {
     }
 
     private final ConcurrentMap<Id, Entry> entries = new ConcurrentHashMap<>();
-    /** Entries the wheel refused to arm; each poll tries them again. */
-    private final Set<Entry> waitingForTheWheel = ConcurrentHashMap.newKeySet();
+    /** Entries the wheel or the executor refused; the next poll releases their rows. */
+    private final Set<Entry> refused = ConcurrentHashMap.newKeySet();
 
     private final AtomicInteger state = new AtomicInteger(STOPPED);
 
@@ -113,7 +122,7 @@ final class ArmedTimeouts {
     /** Disarms everything, and arms nothing more until the next start. */
     void stop() {
         state.set(STOPPED);
-        waitingForTheWheel.clear();
+        refused.clear();
         entries.values().forEach(this::forget);
     }
 
@@ -129,28 +138,40 @@ final class ArmedTimeouts {
 
     /**
      * Arms {@code timeout} at {@code version} to fire at {@code dueAtMillis} (epoch milliseconds),
-     * replacing (and disarming) the current entry for its id. Does nothing unless holding.
+     * replacing (and disarming) the current entry for its id unless that one is of a newer version.
+     * Does nothing unless holding. Whether it was armed.
      */
-    void arm(DurableTimeout timeout, long version, int attempts, long dueAtMillis) {
+    boolean arm(DurableTimeout timeout, long version, int attempts, long dueAtMillis) {
         if (!isHolding()) {
-            return;
+            return false;
         }
         Entry entry = new Entry(new Id(timeout.task(), timeout.key()), timeout, version, attempts, dueAtMillis);
-        Entry previous = entries.put(entry.id, entry);
-        if (previous != null) {
-            previous.disarm();
+        Entry[] replaced = new Entry[1];
+        Entry kept = entries.compute(entry.id, (id, current) -> {
+            if (current != null && current.version > version) {
+                return current; // a newer schedule of this row was armed first
+            }
+            replaced[0] = current;
+            return entry;
+        });
+        if (kept != entry) {
+            return false;
+        }
+        if (replaced[0] != null) {
+            replaced[0].disarm();
         }
         if (!isHolding()) {
             forget(entry); // a stop ran meanwhile and may have missed it
-            return;
+            return false;
         }
         armOnWheel(entry);
+        return true;
     }
 
     /** Arms {@code entry} again, the same version, at {@code dueAtMillis}, if it is still current. */
-    void armAgain(Entry entry, long dueAtMillis) {
+    void armAgain(Entry entry, int attempts, long dueAtMillis) {
         if (isCurrent(entry)) {
-            arm(entry.timeout, entry.version, entry.attempts, dueAtMillis);
+            arm(entry.timeout, entry.version, attempts, dueAtMillis);
         }
     }
 
@@ -163,23 +184,45 @@ final class ArmedTimeouts {
         return false;
     }
 
-    /** Removes and disarms the current entry of (task, key) if it is that {@code version}. */
+    /**
+     * Removes and disarms the current entry of (task, key) if its version is {@code version} or
+     * older: that version was cancelled, or moved beyond the lookahead, and its row is not held here.
+     */
     void forget(String task, String key, long version) {
         Entry entry = current(task, key);
-        if (entry != null && entry.version == version) {
+        if (entry != null && entry.version <= version) {
             forget(entry);
         }
     }
 
-    /** On the poll thread: arms again what the wheel refused, if it is still current. */
-    void armWhatTheWheelRefused() {
-        List<Entry> refused = new ArrayList<>(waitingForTheWheel);
-        waitingForTheWheel.removeAll(refused);
-        for (Entry entry : refused) {
-            if (isHolding() && isCurrent(entry)) {
-                armOnWheel(entry);
+    /**
+     * Takes a timeout the executor refused: it stays current, so that nothing else runs it, until
+     * the next poll releases its row.
+     */
+    void refused(Entry entry) {
+        if (isCurrent(entry)) {
+            refused.add(entry);
+        }
+    }
+
+    /**
+     * On the poll thread: the timeouts the wheel or the executor refused since the last poll, still
+     * current; each is forgotten here, for the poll to release its row.
+     */
+    List<Entry> takeRefused() {
+        List<Entry> taken = new ArrayList<>();
+        for (Entry entry : List.copyOf(refused)) {
+            refused.remove(entry);
+            if (forget(entry)) {
+                taken.add(entry);
             }
         }
+        return taken;
+    }
+
+    /** How many refused timeouts wait for the next poll to release them. */
+    int refusedCount() {
+        return refused.size();
     }
 
     /** The timeouts held now. */
@@ -193,24 +236,44 @@ final class ArmedTimeouts {
     }
 
     /**
-     * A wheel that refuses (at its maximum of pending timeouts, or stopping) leaves the entry held
-     * and waiting: every poll tries again, so the timeout fires late rather than never.
+     * A wheel that refuses (at its maximum of pending timeouts, or stopping) leaves the entry for the
+     * next poll to release, so that an instance with room runs it.
      */
     private void armOnWheel(Entry entry) {
-        long delayMillis = Math.max(0, entry.dueAtMillis - clock.millis());
+        long nowMillis = clock.millis();
+        long delayMillis = entry.dueAtMillis <= nowMillis ? 0 : entry.dueAtMillis - nowMillis;
         try {
-            entry.wheel = wheel.newTimeout(w -> onDue.accept(entry), delayMillis, TimeUnit.MILLISECONDS);
+            entry.wheel = wheel.newTimeout(new Due(entry), delayMillis, TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
-            waitingForTheWheel.add(entry);
+            refused.add(entry);
             refusals.report(
                     () -> "Durable timer " + instanceId + " could not arm the timeout of task \"" + entry.id.task()
-                            + "\" for key \"" + entry.id.key() + "\" on its wheel; it keeps holding it and tries"
-                            + " again at every poll, every " + pollInterval,
+                            + "\" for key \"" + entry.id.key() + "\" on its wheel; its next poll, within "
+                            + pollInterval + ", releases it for an instance with room",
                     e);
             return;
         }
         if (!isCurrent(entry)) {
             entry.disarm(); // replaced while being armed: whoever replaced it may have missed the handle
+        }
+    }
+
+    /** The wheel's task of an entry, named for it in the wheel's upcoming list and logs. */
+    private final class Due implements TimerTask {
+        private final Entry entry;
+
+        Due(Entry entry) {
+            this.entry = entry;
+        }
+
+        @Override
+        public void run(Timeout timeout) {
+            onDue.accept(entry);
+        }
+
+        @Override
+        public String toString() {
+            return "durable timeout of task \"" + entry.id.task() + "\" for key \"" + entry.id.key() + "\"";
         }
     }
 }

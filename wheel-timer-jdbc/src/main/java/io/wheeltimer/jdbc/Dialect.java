@@ -8,42 +8,52 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * What differs between databases: the four statements that plain SQL cannot write the same way
- * everywhere (the timeout upsert, the lease upsert, the delete that returns the version it removed,
- * and the claim). One subclass per database; {@link TimeoutTable} runs everything else. Adding a
- * database is one subclass here, one case in {@link #of} and one schema script beside the others.
+ * everywhere (the timeout upsert that returns its version, the lease upsert, the delete that returns
+ * the version it removed, and the claim). One subclass per database; {@link TimeoutTable} runs
+ * everything else. Adding a database is one subclass here, one case in {@link #of} and its schema
+ * and upgrade scripts beside the others.
  *
- * <p>Every statement runs through the {@link JdbcTemplate}, so it joins the transaction of the
- * calling thread.
+ * <p>Two templates: {@link #calls} for what an application calls ({@code schedule}, {@code cancel}:
+ * they wait for a row lock as long as the caller's transaction allows), and {@link #bounded} for
+ * the timer's own statements, each with a query timeout so that no poll or stop hangs. Both join
+ * the transaction of the calling thread.
  */
 abstract class Dialect {
 
-    final JdbcTemplate jdbc;
+    /** The databases {@link #of} knows, for error messages. */
+    static final String SUPPORTED = "H2 and PostgreSQL";
+
+    final JdbcTemplate calls;
+    final JdbcTemplate bounded;
     final String table;
     final String instances;
 
-    Dialect(JdbcTemplate jdbc, String table) {
-        this.jdbc = jdbc;
+    Dialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
+        this.calls = calls;
+        this.bounded = bounded;
         this.table = table;
         this.instances = TimeoutTable.instancesTable(table);
     }
 
     /** The dialect of the database whose JDBC driver reports {@code productName}, if it is supported. */
-    static Optional<Dialect> of(String productName, JdbcTemplate jdbc, String table) {
+    static Optional<Dialect> of(String productName, JdbcTemplate calls, JdbcTemplate bounded, String table) {
         return switch (productName) {
-            case "H2" -> Optional.of(new H2Dialect(jdbc, table));
-            case "PostgreSQL" -> Optional.of(new PostgresDialect(jdbc, table));
+            case "H2" -> Optional.of(new H2Dialect(calls, bounded, table));
+            case "PostgreSQL" -> Optional.of(new PostgresDialect(calls, bounded, table));
             default -> Optional.empty();
         };
     }
 
-    /** The databases {@link #of} knows, for error messages. */
-    static final String SUPPORTED = "H2 and PostgreSQL";
+    /** The name of its scripts: {@code schema-NAME.sql} and {@code upgrade-NAME.sql}. */
+    abstract String scripts();
 
     /**
-     * Inserts the row of (task, key), or replaces the pending or given-up one: pending again, with
-     * no attempts and no error.
+     * Inserts the row of (task, key), or replaces the pending or given-up one whole: pending again,
+     * no attempts, no error. Its version becomes {@code version}, or one more than the row's, if that
+     * is larger: a row's versions only grow, in the order its writes commit. Returns the version
+     * written.
      */
-    abstract void upsertTimeout(String task, String key, long deadline, String holder, long version);
+    abstract long upsertTimeout(String task, String key, long deadline, String holder, long version);
 
     /** Deletes the pending row of (task, key); its version, or empty when none was pending. */
     abstract Optional<Long> deletePending(String task, String key);
@@ -53,27 +63,33 @@ abstract class Dialect {
 
     /**
      * Takes for {@code instance} at most {@code limit} pending timeouts of {@code tasks} due before
-     * {@code dueBefore} and held by no instance whose lease runs past {@code now}, skipping rows that
-     * another transaction has locked (a concurrent claim, or a firing): two instances never both take
-     * a row. Returns the rows taken.
+     * {@code dueBefore}: those held by no instance whose lease runs past {@code now}, and its own
+     * that were due before {@code healBefore} (held here but lost from memory). Skips rows that
+     * another transaction has locked (a concurrent claim, or a run): two instances never both take a
+     * row, and a row running here is never taken again. Returns the rows taken.
      */
-    abstract List<TimeoutTable.Row> claim(String instance, long dueBefore, long now, List<String> tasks, int limit);
+    abstract List<TimeoutTable.Row> claim(
+            String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit);
 
     /**
-     * The condition of a claimable row of alias {@code a}: pending, due within the lookahead, of one of
-     * {@code taskCount} tasks, held by no live instance. Parameters: due before, lease alive at, the tasks.
+     * The condition of a claimable row of alias {@code a}. Parameters, in {@link #claimArguments}'s
+     * order: due before, this instance, heal before, lease alive at, the tasks.
      */
     final String claimable(String a, int taskCount) {
-        return a + ".failed_at IS NULL AND " + a + ".deadline <= ? AND (" + a + ".holder IS NULL OR NOT EXISTS"
-                + " (SELECT 1 FROM " + instances + " i WHERE i.instance_id = " + a + ".holder"
-                + " AND i.lease_until > ?)) AND " + a + ".task IN ("
+        return a + ".due_at <= ? AND " + a + ".failed_at IS NULL AND (" + a + ".holder IS NULL OR (" + a
+                + ".holder = ? AND "
+                + a + ".due_at <= ?) OR NOT EXISTS (SELECT 1 FROM " + instances + " i WHERE i.instance_id = " + a
+                + ".holder AND i.lease_until > ?)) AND " + a + ".task IN ("
                 + String.join(", ", Collections.nCopies(taskCount, "?")) + ")";
     }
 
     /** The parameters of {@link #claimable}, then {@code more}. */
-    static Object[] claimArguments(long dueBefore, long now, List<String> tasks, Object... more) {
-        List<Object> args = new ArrayList<>(tasks.size() + 2 + more.length);
+    static Object[] claimArguments(
+            long dueBefore, String instance, long healBefore, long now, List<String> tasks, Object... more) {
+        List<Object> args = new ArrayList<>(tasks.size() + 4 + more.length);
         args.add(dueBefore);
+        args.add(instance);
+        args.add(healBefore);
         args.add(now);
         args.addAll(tasks);
         Collections.addAll(args, more);

@@ -7,8 +7,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -20,9 +23,14 @@ import java.util.function.Supplier;
  * its timeout is retried after the retry delay (a new version of the row, armed here), until it has
  * thrown {@code maxAttempts} times; then the row is kept with its error, held by nobody: given up.
  *
+ * <p>Every run whose transaction does not commit counts as a failed run: a handler that throws,
+ * a transaction marked rollback-only, a constraint broken at flush or commit. Only a run that could
+ * not start (the database could not be reached, or the row could not be deleted) is not counted: it
+ * is armed again after the retry delay. A failure that cannot be recorded in the table is counted
+ * in memory and recorded with the next one.
+ *
  * <p>A run whose row is no longer the armed version (cancelled, rescheduled, taken over) commits
- * nothing; what the table then holds for this instance is armed instead ({@link #reconcile}). A run
- * that could not reach the database is not counted: it is armed again after the retry delay.
+ * nothing; what the table then holds for this instance is armed instead ({@link #reconcile}).
  */
 final class Firing {
 
@@ -42,6 +50,10 @@ final class Firing {
     private final Object inFlightLock = new Object();
     /** Runs handed to the executor and not finished; guarded by {@link #inFlightLock}. */
     private int inFlight;
+    /** The rows of those runs, so that a poll never arms one of them again. */
+    private final Set<ArmedTimeouts.Id> busy = ConcurrentHashMap.newKeySet();
+    /** Runs handed to the executor that have not started: waiting for a thread. */
+    private final AtomicInteger waitingForAThread = new AtomicInteger();
 
     Firing(
             TimerSettings settings,
@@ -66,29 +78,43 @@ final class Firing {
 
     /** On the wheel's thread: hands the run to the executor. */
     void dispatch(Entry entry) {
-        if (!running.getAsBoolean() || !armed.isCurrent(entry)) {
+        if (!running.getAsBoolean() || !armed.isCurrent(entry) || !busy.add(entry.id)) {
             return;
         }
         synchronized (inFlightLock) {
             inFlight++;
         }
+        waitingForAThread.incrementAndGet();
         try {
             settings.executor().execute(() -> {
+                waitingForAThread.decrementAndGet();
                 try {
                     fire(entry);
                 } finally {
-                    ended();
+                    ended(entry);
                 }
             });
         } catch (RejectedExecutionException e) {
-            ended();
+            waitingForAThread.decrementAndGet();
+            ended(entry);
             log.log(
                     System.Logger.Level.WARNING,
                     () -> "Durable timer " + settings.instanceId() + ": the executor refused the timeout of task \""
-                            + entry.id.task() + "\" for key \"" + entry.id.key() + "\"; retried in " + retryDelay,
+                            + entry.id.task() + "\" for key \"" + entry.id.key() + "\"; the next poll releases it"
+                            + " for an instance with room",
                     e);
-            armAgainLater(entry);
+            armed.refused(entry);
         }
+    }
+
+    /** Whether a run of the row of (task, key) was handed to the executor here and has not ended. */
+    boolean isBusy(String task, String key) {
+        return busy.contains(new ArmedTimeouts.Id(task, key));
+    }
+
+    /** How many runs wait for a thread of the executor. */
+    int waitingForAThread() {
+        return waitingForAThread.get();
     }
 
     /** Waits up to {@code timeout} for the runs handed to the executor to end. */
@@ -107,7 +133,8 @@ final class Firing {
         }
     }
 
-    private void ended() {
+    private void ended(Entry entry) {
+        busy.remove(entry.id);
         synchronized (inFlightLock) {
             if (--inFlight == 0) {
                 inFlightLock.notifyAll();
@@ -122,6 +149,7 @@ final class Firing {
         }
         DurableTimeoutHandler handler = handlers.get(entry.id.task());
         DurableTimeout timeout = entry.timeout;
+        boolean[] started = new boolean[1];
         Throwable[] thrown = new Throwable[1];
         Boolean ran;
         try {
@@ -129,9 +157,9 @@ final class Firing {
                 if (!table.get().deleteForFiring(timeout.task(), timeout.key(), entry.version, settings.instanceId())) {
                     return false; // cancelled, rescheduled, or taken over by another instance meanwhile
                 }
-                Duration lateness = Duration.ofMillis(
-                        Math.max(0, clock.millis() - timeout.deadline().toEpochMilli()));
-                listener.started(timeout, lateness);
+                started[0] = true;
+                listener.started(
+                        timeout, lateness(clock.millis(), timeout.deadline().toEpochMilli()));
                 try {
                     handler.handle(timeout);
                 } catch (Throwable e) {
@@ -141,14 +169,16 @@ final class Firing {
                 return true;
             });
         } catch (RuntimeException e) {
-            if (thrown[0] != null) {
-                handlerFailed(entry, thrown[0]);
+            if (started[0]) {
+                // The handler threw, or its transaction did not commit (rollback-only, a constraint
+                // at commit): a failed run either way.
+                failed(entry, thrown[0] != null ? thrown[0] : e);
             } else {
                 databaseTrouble.report(
-                        () -> "Durable timer " + settings.instanceId() + " could not fire the timeout of task \""
+                        () -> "Durable timer " + settings.instanceId() + " could not start the timeout of task \""
                                 + timeout.task() + "\" for key \"" + timeout.key() + "\"; retried in " + retryDelay,
                         e);
-                armAgainLater(entry);
+                armAgainLater(entry, entry.attempts);
             }
             return;
         }
@@ -160,17 +190,17 @@ final class Firing {
         }
     }
 
-    /** The handler threw and its transaction rolled back: retry the timeout later, or give it up. */
-    private void handlerFailed(Entry entry, Throwable error) {
+    /** A run did not commit: retry the timeout later, or give it up. */
+    private void failed(Entry entry, Throwable error) {
         int attempts = entry.attempts + 1;
         String task = entry.id.task();
         String key = entry.id.key();
-        String message = TimerSettings.truncate(String.valueOf(error), TimerSettings.MAX_ERROR_LENGTH);
+        String message = TimerSettings.storable(describe(error), TimerSettings.MAX_ERROR_LENGTH);
         String holder = settings.instanceId();
         boolean updated;
         try {
+            long now = clock.millis();
             if (attempts >= settings.maxAttempts()) {
-                long now = clock.millis();
                 updated = transactions.required(
                         () -> table.get().giveUp(task, key, entry.version, holder, attempts, message, now));
                 if (updated) {
@@ -178,39 +208,68 @@ final class Firing {
                     log.log(
                             System.Logger.Level.ERROR,
                             () -> "Durable timeout of task \"" + task + "\" for key \"" + key + "\" given up after "
-                                    + attempts + " runs that threw; kept in table " + settings.tableName()
+                                    + attempts + " runs that failed; kept in table " + settings.tableName()
                                     + " with its last error: " + message,
                             error);
                     listener.failed(task, error);
                 }
             } else {
-                long newVersion = TimeoutTable.newVersion();
-                long dueAt = clock.millis() + settings.retryDelay().toMillis();
-                updated = transactions.required(() ->
-                        table.get().retry(task, key, entry.version, holder, attempts, message, newVersion, dueAt));
+                long newVersion = table.get().nextVersion(entry.version);
+                long dueAt = now + settings.retryDelay().toMillis();
+                // Held here only while it is due within the lookahead, as a claim would take it.
+                String newHolder = dueAt <= now + settings.lookahead().toMillis() ? holder : null;
+                updated = transactions.required(() -> table.get()
+                        .retry(task, key, entry.version, holder, attempts, message, newVersion, dueAt, newHolder));
                 if (updated) {
                     log.log(
                             System.Logger.Level.WARNING,
-                            () -> "Durable timeout of task \"" + task + "\" for key \"" + key + "\" threw (run "
+                            () -> "Durable timeout of task \"" + task + "\" for key \"" + key + "\" failed (run "
                                     + attempts + " of at most " + settings.maxAttempts() + "); retried in "
                                     + retryDelay,
                             error);
-                    armed.arm(new DurableTimeout(task, key, Instant.ofEpochMilli(dueAt)), newVersion, attempts, dueAt);
+                    if (newHolder != null) {
+                        armed.arm(entry.timeout, newVersion, attempts, dueAt);
+                    } else {
+                        armed.forget(entry);
+                    }
                     listener.retried(task, error);
                 }
             }
         } catch (RuntimeException e) {
-            // The run is not counted: the handler runs again, as after a crash.
+            // Counted here, recorded with the next failure; the run is tried again.
             databaseTrouble.report(
-                    () -> "Durable timer " + holder + " could not record the failure of the timeout of task \"" + task
-                            + "\" for key \"" + key + "\"; it runs again in " + retryDelay,
+                    () -> "Durable timer " + holder + " could not record the failed run " + attempts
+                            + " of the timeout of task \"" + task + "\" for key \"" + key + "\"; it runs again in "
+                            + retryDelay,
                     e);
-            armAgainLater(entry);
+            armAgainLater(entry, Math.min(attempts, settings.maxAttempts() - 1));
             return;
         }
         if (!updated) {
             reconcile(entry); // cancelled or rescheduled while the handler ran
         }
+    }
+
+    /**
+     * The error and its causes, each as {@code Throwable.toString()} gives it: a failed commit's
+     * wrapper ("JDBC commit failed") says little, the constraint it reports says what to fix.
+     */
+    static String describe(Throwable error) {
+        StringBuilder text = new StringBuilder(String.valueOf(error));
+        Throwable cause = error.getCause();
+        for (int depth = 0; cause != null && cause != error && depth < 5; depth++, cause = cause.getCause()) {
+            text.append("; caused by ").append(cause);
+        }
+        return text.toString();
+    }
+
+    /** From {@code deadlineMillis} to {@code nowMillis}; zero when not late, at most {@code Long.MAX_VALUE} ms. */
+    static Duration lateness(long nowMillis, long deadlineMillis) {
+        if (deadlineMillis >= nowMillis) {
+            return Duration.ZERO;
+        }
+        long late = nowMillis - deadlineMillis;
+        return Duration.ofMillis(late < 0 ? Long.MAX_VALUE : late);
     }
 
     /**
@@ -227,7 +286,7 @@ final class Firing {
                             + entry.id.task() + "\" for key \"" + entry.id.key() + "\"; looked at again in "
                             + retryDelay,
                     e);
-            armAgainLater(entry);
+            armAgainLater(entry, entry.attempts);
             return;
         }
         if (row.isPresent() && settings.instanceId().equals(row.get().holder())) {
@@ -238,17 +297,18 @@ final class Firing {
                         new DurableTimeout(r.task(), r.key(), Instant.ofEpochMilli(r.deadline())),
                         r.version(),
                         r.attempts(),
-                        r.deadline());
+                        r.dueAt());
             }
         } else {
             armed.forget(entry);
         }
     }
 
-    /** Arms {@code entry} again, the same version, after the retry delay: its run did not happen. */
-    private void armAgainLater(Entry entry) {
+    /** Arms {@code entry} again, the same version, after the retry delay: its run did not happen or was not recorded. */
+    private void armAgainLater(Entry entry, int attempts) {
         if (running.getAsBoolean()) {
-            armed.armAgain(entry, clock.millis() + settings.retryDelay().toMillis());
+            armed.armAgain(
+                    entry, attempts, clock.millis() + settings.retryDelay().toMillis());
         }
     }
 

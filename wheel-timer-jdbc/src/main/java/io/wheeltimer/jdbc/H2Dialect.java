@@ -2,21 +2,41 @@ package io.wheeltimer.jdbc;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.springframework.dao.CannotAcquireLockException;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** H2 (one instance: tests, samples, the embedded default): {@code MERGE ... KEY} and a claim in two statements. */
+/**
+ * H2 (one instance: tests, samples, the embedded default): {@code MERGE ... USING} read through
+ * {@code FINAL TABLE}, and a claim in two statements.
+ *
+ * <p>Where PostgreSQL waits for a row lock, H2 gives up after its lock timeout (a second by
+ * default): an application's call that meets a row locked by a run (a {@code cancel} racing a
+ * handler) tries again until the lock is released, so that it answers as it would on PostgreSQL.
+ * Two first schedules of one key may both try to insert it; the one that loses merges again.
+ */
 final class H2Dialect extends Dialect {
+
+    /** How long an application's call keeps waiting for a row that a run holds locked. */
+    private static final long LOCK_WAIT_NANOS = TimeUnit.MINUTES.toNanos(10);
 
     private final String upsertTimeout;
     private final String deletePending;
     private final String upsertLease;
     private final String setHolder;
 
-    H2Dialect(JdbcTemplate jdbc, String table) {
-        super(jdbc, table);
-        this.upsertTimeout = "MERGE INTO " + table
-                + " (task, timeout_key, deadline, holder, version, attempts, last_error, failed_at)"
-                + " KEY (task, timeout_key) VALUES (?, ?, ?, ?, ?, 0, NULL, NULL)";
+    H2Dialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
+        super(calls, bounded, table);
+        this.upsertTimeout = "SELECT version FROM FINAL TABLE (MERGE INTO " + table + " t USING (VALUES (CAST(? AS"
+                + " VARCHAR(200)), CAST(? AS VARCHAR(200)), CAST(? AS BIGINT), CAST(? AS VARCHAR(200)), CAST(? AS"
+                + " BIGINT))) s (task, timeout_key, deadline, holder, version) ON t.task = s.task AND t.timeout_key"
+                + " = s.timeout_key WHEN MATCHED THEN UPDATE SET deadline = s.deadline, due_at = s.deadline,"
+                + " holder = s.holder, version = GREATEST(t.version + 1, s.version), attempts = 0, last_error ="
+                + " NULL, failed_at = NULL WHEN NOT MATCHED THEN INSERT (task, timeout_key, deadline, due_at,"
+                + " holder, version, attempts) VALUES (s.task, s.timeout_key, s.deadline, s.deadline, s.holder,"
+                + " s.version, 0))";
         this.deletePending = "SELECT version FROM OLD TABLE (DELETE FROM " + table
                 + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL)";
         this.upsertLease = "MERGE INTO " + instances + " (instance_id, lease_until) KEY (instance_id) VALUES (?, ?)";
@@ -24,35 +44,66 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    void upsertTimeout(String task, String key, long deadline, String holder, long version) {
-        jdbc.update(upsertTimeout, task, key, deadline, holder, version);
+    String scripts() {
+        return "h2";
+    }
+
+    @Override
+    long upsertTimeout(String task, String key, long deadline, String holder, long version) {
+        return waitingForLocks(() -> {
+            try {
+                return merge(task, key, deadline, holder, version);
+            } catch (DuplicateKeyException e) {
+                return merge(task, key, deadline, holder, version); // a concurrent first insert won
+            }
+        });
+    }
+
+    private long merge(String task, String key, long deadline, String holder, long version) {
+        Long written = calls.queryForObject(upsertTimeout, Long.class, task, key, deadline, holder, version);
+        return written == null ? version : written;
     }
 
     @Override
     Optional<Long> deletePending(String task, String key) {
-        return jdbc.queryForList(deletePending, Long.class, task, key).stream().findFirst();
+        return waitingForLocks(() -> calls.queryForList(deletePending, Long.class, task, key).stream()
+                .findFirst());
     }
 
     @Override
     void upsertLease(String instance, long leaseUntil) {
-        jdbc.update(upsertLease, instance, leaseUntil);
+        bounded.update(upsertLease, instance, leaseUntil);
     }
 
     /** Locks the rows to claim, skipping those another transaction has locked, then sets their holder (one batch). */
     @Override
-    List<TimeoutTable.Row> claim(String instance, long dueBefore, long now, List<String> tasks, int limit) {
-        String select = "SELECT c.task, c.timeout_key, c.deadline, c.version, c.attempts, c.holder FROM " + table
-                + " c WHERE " + claimable("c", tasks.size())
-                + " ORDER BY c.deadline FETCH FIRST ? ROWS ONLY FOR UPDATE SKIP LOCKED";
-        List<TimeoutTable.Row> locked =
-                jdbc.query(select, TimeoutTable.ROW, claimArguments(dueBefore, now, tasks, limit));
+    List<TimeoutTable.Row> claim(
+            String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
+        String select = "SELECT " + TimeoutTable.columns("c") + " FROM " + table + " c WHERE "
+                + claimable("c", tasks.size()) + " ORDER BY c.due_at FETCH FIRST ? ROWS ONLY FOR UPDATE SKIP LOCKED";
+        List<TimeoutTable.Row> locked = bounded.query(
+                select, TimeoutTable.ROW, claimArguments(dueBefore, instance, healBefore, now, tasks, limit));
         if (!locked.isEmpty()) {
-            jdbc.batchUpdate(
+            bounded.batchUpdate(
                     setHolder,
                     locked.stream()
                             .map(r -> new Object[] {instance, r.task(), r.key()})
                             .toList());
         }
         return locked;
+    }
+
+    /** Runs {@code call} again while it times out on a lock, for up to ten minutes. */
+    private static <T> T waitingForLocks(Supplier<T> call) {
+        long end = System.nanoTime() + LOCK_WAIT_NANOS;
+        while (true) {
+            try {
+                return call.get();
+            } catch (CannotAcquireLockException e) {
+                if (System.nanoTime() - end > 0) {
+                    throw e;
+                }
+            }
+        }
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -85,6 +86,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     private final TimerSettings settings;
     private final JdbcTemplate jdbc;
+    private final JdbcTemplate bounded;
     private final Transactions transactions;
     private final Map<String, DurableTimeoutHandler> handlers;
     private final DurableTimerListener listener;
@@ -102,6 +104,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     private JdbcDurableTimer(Builder builder, TimerSettings settings) {
         this.settings = settings;
         this.jdbc = new JdbcTemplate(builder.dataSource);
+        this.bounded = new JdbcTemplate(builder.dataSource);
+        bounded.setQueryTimeout((int) settings.statementTimeout().toSeconds());
         this.transactions = new Transactions(
                 builder.transactionManager, settings.instanceId() + " (table " + settings.tableName() + ")");
         this.handlers = Map.copyOf(builder.handlers);
@@ -114,7 +118,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                 builder.timer, settings.clock(), entry -> firing().dispatch(entry), wheelRefusals, settings);
         this.firing = new Firing(
                 settings, armed, this::table, transactions, handlers, listener, this::isRunning, databaseTrouble);
-        this.poller = new Poller(settings, armed, this::table, transactions, this::isRunning, databaseTrouble);
+        this.poller = new Poller(settings, armed, firing, this::table, transactions, this::isRunning, databaseTrouble);
         this.scheduling = new Scheduling(settings, handlers, armed, this::table, transactions, listener);
     }
 
@@ -139,14 +143,34 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      * The first poll runs at once on the poll thread, and this method waits up to 5 s for it, so that
      * what is scheduled afterwards is held here from the start. A database that cannot be reached does
      * not fail the start: the poll is retried every poll interval. Does nothing if already running.
+     *
+     * @throws IllegalStateException if the table is missing or lacks columns, naming them and the
+     *     script that creates or upgrades it
      */
     public synchronized void start() {
         if (running) {
             return;
         }
+        checkTable();
         running = true;
         armed.waitForLease();
         poller.start();
+    }
+
+    /**
+     * A table that is missing or lacks columns fails the start; a database that cannot be reached
+     * does not (the polls report it, and the shape is checked at the next start).
+     */
+    private void checkTable() {
+        try {
+            table().checkShape();
+        } catch (DataAccessResourceFailureException e) {
+            log.log(
+                    System.Logger.Level.WARNING,
+                    () -> "Durable timer " + settings.instanceId() + " could not check table " + settings.tableName()
+                            + " at its start: the database cannot be reached; it polls until it can",
+                    e);
+        }
     }
 
     /**
@@ -314,10 +338,10 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
             if (table == null) {
                 String product = jdbc.execute(
                         (ConnectionCallback<String>) c -> c.getMetaData().getDatabaseProductName());
-                Dialect dialect = Dialect.of(String.valueOf(product), jdbc, settings.tableName())
+                Dialect dialect = Dialect.of(String.valueOf(product), jdbc, bounded, settings.tableName())
                         .orElseThrow(() -> new IllegalStateException(
                                 "Durable timeouts support " + Dialect.SUPPORTED + "; the DataSource is " + product));
-                table = new TimeoutTable(jdbc, dialect, handlers.keySet());
+                table = new TimeoutTable(dialect, handlers.keySet(), settings.clock());
             }
             return table;
         }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -17,11 +18,20 @@ import java.util.function.Supplier;
 
 /**
  * The poll thread: every poll interval it renews this instance's lease (one row per instance,
- * whatever it holds), arms again what the wheel refused, and claims the unheld timeouts of this
- * instance's tasks due within the lookahead (at most {@code batchSize}: those scheduled while no
- * instance held them, and those of instances that stopped or died), arming each. An idle instance
- * runs those two statements a poll. Housekeeping, at the first poll and then hourly, releases the
- * rows an earlier life of this instance id held and deletes the lease rows of long-gone instances.
+ * whatever it holds) and claims the timeouts of this instance's tasks due within the lookahead,
+ * arming each: those nobody holds (scheduled far ahead, or released), those of instances that
+ * died, and its own that are past due by more than a poll interval and not running here (their
+ * entry was lost from memory: this is how the cache heals). An idle instance runs those two
+ * statements a poll.
+ *
+ * <p><b>Backpressure.</b> A poll claims no more than this instance can start: at most
+ * {@code batchSize}, less the runs waiting for a thread. What the wheel or the executor refused
+ * since the last poll is released for the other instances, and that poll claims nothing.
+ *
+ * <p><b>Housekeeping.</b> The first poll deletes the lease rows of long-gone instances and takes
+ * back every row this instance id held in an earlier life that is due within the lookahead (a
+ * restart after a crash). Hourly, the rows of tasks that no handler here knows are counted and
+ * logged (they are never deleted).
  *
  * <p>A poll that fails (the database cannot be reached) is logged (throttled), counted for the
  * health, and tried again at the next interval; what this instance holds stays armed meanwhile.
@@ -36,17 +46,18 @@ final class Poller {
     /** Longest wait in {@link #stop()} for a poll in progress. */
     private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
-    /** How often a poll also deletes the lease rows of instances that are long gone. */
-    private static final Duration PURGE_INTERVAL = Duration.ofHours(1);
+    /** How often a poll also counts the rows of tasks no handler here knows. */
+    private static final Duration UNHANDLED_INTERVAL = Duration.ofHours(1);
 
     private final TimerSettings settings;
     private final ArmedTimeouts armed;
+    private final Firing firing;
     private final Supplier<TimeoutTable> table;
     private final Transactions transactions;
     private final BooleanSupplier running;
     private final RepeatLog databaseTrouble;
     private final Clock clock;
-    private final long pollsPerPurge;
+    private final long pollsPerUnhandledCount;
 
     private ScheduledExecutorService thread;
 
@@ -59,19 +70,21 @@ final class Poller {
     Poller(
             TimerSettings settings,
             ArmedTimeouts armed,
+            Firing firing,
             Supplier<TimeoutTable> table,
             Transactions transactions,
             BooleanSupplier running,
             RepeatLog databaseTrouble) {
         this.settings = settings;
         this.armed = armed;
+        this.firing = firing;
         this.table = table;
         this.transactions = transactions;
         this.running = running;
         this.databaseTrouble = databaseTrouble;
         this.clock = settings.clock();
-        this.pollsPerPurge =
-                Math.max(1, PURGE_INTERVAL.toNanos() / settings.pollInterval().toNanos());
+        this.pollsPerUnhandledCount = Math.max(
+                1, UNHANDLED_INTERVAL.toNanos() / settings.pollInterval().toNanos());
     }
 
     /** Starts the poll thread; the first poll runs at once, and this waits up to 5 s for it. */
@@ -116,7 +129,7 @@ final class Poller {
         return failedPollsInARow;
     }
 
-    /** On the poll thread: renew the lease, then claim what is due soon and unheld. */
+    /** On the poll thread: renew the lease, release what was refused, then claim what is due soon. */
     private void poll() {
         if (!running.getAsBoolean()) {
             return;
@@ -124,38 +137,41 @@ final class Poller {
         try {
             TimeoutTable t = table.get();
             String instanceId = settings.instanceId();
-            if (!housekeepingDone || ++polls % pollsPerPurge == 0) {
-                long now = clock.millis();
-                transactions.template().executeWithoutResult(status -> {
-                    if (!housekeepingDone) {
-                        // Rows an earlier life of this instance id held (a crash, then a restart with
-                        // the same id before its lease ran out) would otherwise stay held by nobody.
-                        t.releaseAll(instanceId);
-                    }
-                    t.deleteExpiredLeases(now - settings.lease().toMillis());
-                });
-                housekeepingDone = true;
-            }
+            boolean first = !housekeepingDone;
             long now = clock.millis();
-            transactions
-                    .template()
-                    .executeWithoutResult(status ->
-                            t.renewLease(instanceId, now + settings.lease().toMillis()));
+            long leaseMillis = settings.lease().toMillis();
+            if (first) {
+                transactions.template().executeWithoutResult(status -> t.deleteExpiredLeases(now - leaseMillis));
+                housekeepingDone = true;
+            } else if (++polls % pollsPerUnhandledCount == 1) {
+                logUnhandled(t); // from the second poll on, hourly: not at startup with the rest
+            }
+            transactions.template().executeWithoutResult(status -> t.renewLease(instanceId, now + leaseMillis));
             if (!running.getAsBoolean()) {
                 return;
             }
             armed.hold();
-            armed.armWhatTheWheelRefused();
+            int limit = settings.batchSize() - firing.waitingForAThread();
+            List<ArmedTimeouts.Entry> refused = armed.takeRefused();
+            if (!refused.isEmpty()) {
+                transactions.template().executeWithoutResult(status -> t.release(refused, instanceId));
+                limit = 0; // this round is for the instances with room
+            }
+            long dueBefore = now + settings.lookahead().toMillis();
+            // The first poll takes back all of this id's rows; later ones only those lost from memory.
+            long healBefore = first ? dueBefore : now - settings.pollInterval().toMillis();
+            int claimLimit = limit;
             List<TimeoutTable.Row> claimed = transactions
                     .template()
-                    .execute(status ->
-                            t.claim(instanceId, now + settings.lookahead().toMillis(), now, settings.batchSize()));
+                    .execute(status -> t.claim(instanceId, dueBefore, now, healBefore, claimLimit));
             for (TimeoutTable.Row row : claimed) {
-                armed.arm(
-                        new DurableTimeout(row.task(), row.key(), Instant.ofEpochMilli(row.deadline())),
-                        row.version(),
-                        row.attempts(),
-                        row.deadline());
+                if (!firing.isBusy(row.task(), row.key())) {
+                    armed.arm(
+                            new DurableTimeout(row.task(), row.key(), Instant.ofEpochMilli(row.deadline())),
+                            row.version(),
+                            row.attempts(),
+                            row.dueAt());
+                }
             }
             succeeded(now);
         } catch (VirtualMachineError e) {
@@ -171,6 +187,17 @@ final class Poller {
                             + TimerSettings.format(settings.pollInterval()) + " and keeps what it holds armed",
                     e);
         }
+    }
+
+    /** At WARN, once per task and hour: rows of tasks no handler here knows are never claimed, nor deleted. */
+    private void logUnhandled(TimeoutTable t) {
+        t.countUnhandled()
+                .forEach((task, count) -> log.log(
+                        System.Logger.Level.WARNING,
+                        () -> "Table " + settings.tableName() + " has " + count + " pending timeouts of task \"" + task
+                                + "\", which no handler of durable timer " + settings.instanceId() + " knows (the known"
+                                + " tasks are " + new TreeSet<>(t.tasks()) + "); they are kept and run by an instance"
+                                + " that handles the task, and this is logged hourly"));
     }
 
     private void succeeded(long nowMillis) {

@@ -12,7 +12,9 @@ import java.util.function.Supplier;
 /**
  * The calls an application makes: {@code schedule}, {@code cancel} and {@code find}. Each checks
  * its arguments, runs one statement in the caller's transaction (or one of its own), and changes
- * what is armed only after that transaction commits: a rollback leaves the wheel as it was.
+ * what is armed only after that transaction commits: a rollback leaves the wheel as it was. The
+ * version the table wrote decides which arming wins when two commits of one row arm in the other
+ * order.
  */
 final class Scheduling {
 
@@ -87,18 +89,24 @@ final class Scheduling {
                 .map(row -> new DurableTimeout(task, key, Instant.ofEpochMilli(row.deadline())));
     }
 
+    /**
+     * Writes the row. It is held here, and armed after the commit, only when this instance holds
+     * timeouts and the deadline is within the lookahead; one further out is left unheld, for the
+     * instance whose poll finds it near (memory does not grow with what is pending far ahead).
+     */
     private DurableTimeout upsert(String task, String key, Instant deadline) {
         DurableTimeout timeout = new DurableTimeout(task, key, deadline);
-        long version = TimeoutTable.newVersion();
         long deadlineMillis = deadline.toEpochMilli();
         transactions.run(() -> {
-            // Not yet holding (not started, or the first poll has not written the lease): leave the
-            // row unheld, for the first poll that claims it, here or elsewhere.
-            boolean hold = armed.isHolding();
-            table.get().upsert(task, key, deadlineMillis, hold ? settings.instanceId() : null, version);
+            boolean hold = armed.isHolding()
+                    && deadlineMillis
+                            <= settings.clock().millis() + settings.lookahead().toMillis();
+            long version = table.get().upsert(task, key, deadlineMillis, hold ? settings.instanceId() : null);
             Transactions.afterCommit(() -> {
                 if (hold) {
                     armed.arm(timeout, version, 0, deadlineMillis);
+                } else {
+                    armed.forget(task, key, version); // an earlier version held here is not any more
                 }
                 listener.scheduled(task);
             });

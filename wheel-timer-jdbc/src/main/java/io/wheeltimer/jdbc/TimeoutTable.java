@@ -1,9 +1,13 @@
 package io.wheeltimer.jdbc;
 
+import java.time.Clock;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
@@ -12,67 +16,146 @@ import org.springframework.jdbc.core.RowMapper;
  * database in the {@link Dialect}. Every method runs one statement (or one claim) through a
  * {@link JdbcTemplate}, so it joins the Spring-managed transaction of the calling thread, if any.
  *
- * <p>Rows: {@code deadline}, {@code lease_until} and {@code failed_at} are epoch milliseconds;
- * {@code version} is a fresh value at every schedule and retry, so that a firing of an older
- * deadline, or of a row another instance took over, removes nothing.
+ * <p>Rows: {@code deadline} (as scheduled), {@code due_at} (when it runs next), {@code lease_until}
+ * and {@code failed_at} are epoch milliseconds. {@code version} grows at every schedule and retry of
+ * a row, and every write made for an armed timeout names the version and holder it expects, so a
+ * run of an older version, or of a row another instance took over, changes nothing.
  */
 final class TimeoutTable {
 
     /** A pending row as this instance reads or claims it. */
-    record Row(String task, String key, long deadline, long version, int attempts, String holder) {}
+    record Row(String task, String key, long deadline, long dueAt, long version, int attempts, String holder) {}
+
+    /** The columns {@link #ROW} reads, of the table aliased {@code alias}. */
+    static String columns(String alias) {
+        String a = alias + ".";
+        return a + "task, " + a + "timeout_key, " + a + "deadline, " + a + "due_at, " + a + "version, " + a
+                + "attempts, " + a + "holder";
+    }
 
     static final RowMapper<Row> ROW = (rs, i) -> new Row(
             rs.getString("task"),
             rs.getString("timeout_key"),
             rs.getLong("deadline"),
+            rs.getLong("due_at"),
             rs.getLong("version"),
             rs.getInt("attempts"),
             rs.getString("holder"));
 
-    private final JdbcTemplate jdbc;
     private final Dialect dialect;
+    private final JdbcTemplate calls;
+    private final JdbcTemplate bounded;
     private final List<String> tasks;
+    private final Clock clock;
+    private final AtomicLong lastVersion = new AtomicLong();
 
     private final String selectPending;
     private final String deleteFiring;
     private final String retry;
     private final String giveUp;
+    private final String release;
     private final String countFailed;
     private final String releaseAll;
     private final String deleteLease;
     private final String deleteExpiredLeases;
 
-    TimeoutTable(JdbcTemplate jdbc, Dialect dialect, Set<String> tasks) {
-        this.jdbc = jdbc;
+    TimeoutTable(Dialect dialect, Set<String> tasks, Clock clock) {
         this.dialect = dialect;
+        this.calls = dialect.calls;
+        this.bounded = dialect.bounded;
         this.tasks = List.copyOf(tasks);
+        this.clock = clock;
         String table = dialect.table;
         String row = " WHERE task = ? AND timeout_key = ?";
         String held = row + " AND version = ? AND holder = ? AND failed_at IS NULL";
-        this.selectPending = "SELECT task, timeout_key, deadline, version, attempts, holder FROM " + table + row
-                + " AND failed_at IS NULL";
+        this.selectPending = "SELECT " + columns(table) + " FROM " + table + row + " AND failed_at IS NULL";
         this.deleteFiring = "DELETE FROM " + table + held;
-        this.retry = "UPDATE " + table + " SET attempts = ?, last_error = ?, version = ?, deadline = ?" + held;
-        this.giveUp = "UPDATE " + table + " SET attempts = ?, last_error = ?, failed_at = ?, holder = NULL" + held;
+        this.retry =
+                "UPDATE " + table + " SET attempts = ?, last_error = ?, version = ?, due_at = ?, holder = ?" + held;
+        this.giveUp = "UPDATE " + table
+                + " SET attempts = ?, last_error = ?, failed_at = ?, due_at = NULL, holder = NULL" + held;
+        this.release = "UPDATE " + table + " SET holder = NULL" + held;
         this.countFailed = "SELECT COUNT(*) FROM " + table + " WHERE failed_at IS NOT NULL";
         this.releaseAll = "UPDATE " + table + " SET holder = NULL WHERE holder = ?";
         this.deleteLease = "DELETE FROM " + dialect.instances + " WHERE instance_id = ?";
         this.deleteExpiredLeases = "DELETE FROM " + dialect.instances + " WHERE lease_until < ?";
     }
 
-    /** A new version for a row: each schedule and retry writes one, so that an older one matches no row. */
-    static long newVersion() {
-        return ThreadLocalRandom.current().nextLong();
+    /** The tasks this instance claims. */
+    List<String> tasks() {
+        return tasks;
     }
+
+    /**
+     * Checks that the tables have every column this version reads and writes.
+     *
+     * @throws IllegalStateException naming the table, what is missing and the script that adds it
+     * @throws org.springframework.dao.DataAccessResourceFailureException if the database cannot be reached
+     */
+    void checkShape() {
+        String table = dialect.table;
+        checkColumns(table, TIMEOUT_COLUMNS);
+        checkColumns(dialect.instances, INSTANCE_COLUMNS);
+    }
+
+    private void checkColumns(String table, List<String> expected) {
+        Set<String> found;
+        try {
+            found = bounded.query("SELECT * FROM " + table + " WHERE 1 = 0", rs -> {
+                Set<String> names = new java.util.HashSet<>();
+                java.sql.ResultSetMetaData meta = rs.getMetaData();
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    names.add(meta.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT));
+                }
+                return names;
+            });
+        } catch (org.springframework.jdbc.BadSqlGrammarException e) {
+            throw new IllegalStateException(
+                    "Durable timeouts: table " + table + " does not exist ("
+                            + e.getSQLException().getMessage() + "). Create it with io/wheeltimer/jdbc/schema-"
+                            + dialect.scripts()
+                            + ".sql from wheel-timer-jdbc (with Spring Boot: wheel-timer.durable.initialize-schema=always), or"
+                            + " with your migration tool",
+                    e);
+        }
+        List<String> missing = expected.stream().filter(c -> !found.contains(c)).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("Durable timeouts: table " + table + " lacks the columns " + missing
+                    + (missing.size() == expected.size()
+                            ? "; it is another table of that name: choose another table name"
+                            : "; it was made by an earlier version: run io/wheeltimer/jdbc/upgrade-" + dialect.scripts()
+                                    + ".sql from wheel-timer-jdbc on it (or add it to your migrations)"));
+        }
+    }
+
+    /** The columns of the timeouts table this version reads and writes. */
+    static final List<String> TIMEOUT_COLUMNS = List.of(
+            "task", "timeout_key", "deadline", "due_at", "holder", "version", "attempts", "last_error", "failed_at");
+
+    /** The columns of the instances table. */
+    static final List<String> INSTANCE_COLUMNS = List.of("instance_id", "lease_until");
 
     /** The instances table of {@code table}: one lease row per live instance. */
     static String instancesTable(String table) {
         return table + "_instances";
     }
 
-    /** Inserts the row of (task, key), or moves the pending (or given-up) one: pending again, attempts 0. */
-    void upsert(String task, String key, long deadline, String holder, long version) {
-        dialect.upsertTimeout(task, key, deadline, holder, version);
+    /**
+     * A version for a new write: larger than every one this instance made before, and than
+     * {@code after}. Taken from the clock (microseconds) so that a row deleted and inserted again
+     * starts above its earlier versions; the table makes each row's versions grow in any case.
+     */
+    long nextVersion(long after) {
+        long fromClock = clock.millis() * 1000;
+        return lastVersion.accumulateAndGet(Math.max(after, fromClock - 1), (last, floor) -> Math.max(last, floor) + 1);
+    }
+
+    /**
+     * Inserts the row of (task, key), or replaces the pending or given-up one: pending again, no
+     * attempts, due at its deadline. Returns the version written.
+     */
+    long upsert(String task, String key, long deadline, String holder) {
+        return dialect.upsertTimeout(task, key, deadline, holder, nextVersion(0));
     }
 
     /** Deletes the pending row of (task, key); its version, or empty when none was pending. */
@@ -82,18 +165,22 @@ final class TimeoutTable {
 
     /** The pending row of (task, key), if any. */
     Optional<Row> pending(String task, String key) {
-        return jdbc.query(selectPending, ROW, task, key).stream().findFirst();
+        return calls.query(selectPending, ROW, task, key).stream().findFirst();
     }
 
     /**
-     * Deletes the row that {@code holder} fires, if it is still that version and still held by it.
+     * Deletes the row that {@code holder} runs, if it is still that version and still held by it.
      * Locks the row until the transaction ends, so a concurrent cancel waits and then finds nothing.
      */
     boolean deleteForFiring(String task, String key, long version, String holder) {
-        return jdbc.update(deleteFiring, task, key, version, holder) == 1;
+        return bounded.update(deleteFiring, task, key, version, holder) == 1;
     }
 
-    /** Records a failed run of the row {@code holder} holds at {@code version}, as a new version due at {@code deadline}. */
+    /**
+     * Records a failed run of the row {@code holder} holds at {@code version}: a new version due at
+     * {@code dueAt}, held by {@code newHolder} (this instance, or nobody when it is due beyond the
+     * lookahead). The deadline stays as scheduled.
+     */
     boolean retry(
             String task,
             String key,
@@ -102,17 +189,44 @@ final class TimeoutTable {
             int attempts,
             String error,
             long newVersion,
-            long deadline) {
-        return jdbc.update(retry, attempts, error, newVersion, deadline, task, key, version, holder) == 1;
+            long dueAt,
+            String newHolder) {
+        return bounded.update(retry, attempts, error, newVersion, dueAt, newHolder, task, key, version, holder) == 1;
     }
 
     /** Marks the row {@code holder} holds at {@code version} given up, with its last error; held by nobody. */
     boolean giveUp(String task, String key, long version, String holder, int attempts, String error, long failedAt) {
-        return jdbc.update(giveUp, attempts, error, failedAt, task, key, version, holder) == 1;
+        return bounded.update(giveUp, attempts, error, failedAt, task, key, version, holder) == 1;
+    }
+
+    /** Lets go of the rows {@code holder} holds at these versions (refused here), for any instance to claim. */
+    void release(List<ArmedTimeouts.Entry> entries, String holder) {
+        bounded.batchUpdate(
+                release,
+                entries.stream()
+                        .map(e -> new Object[] {e.id.task(), e.id.key(), e.version, holder})
+                        .toList());
+    }
+
+    /** The pending timeouts of each task that is not one of this instance's, by task. */
+    Map<String, Long> countUnhandled() {
+        String sql = "SELECT task, COUNT(*) AS n FROM " + dialect.table + " WHERE failed_at IS NULL"
+                + (tasks.isEmpty()
+                        ? ""
+                        : " AND task NOT IN (" + String.join(", ", Collections.nCopies(tasks.size(), "?")) + ")")
+                + " GROUP BY task";
+        Map<String, Long> counts = new TreeMap<>();
+        bounded.query(
+                sql,
+                rs -> {
+                    counts.put(rs.getString("task"), rs.getLong("n"));
+                },
+                tasks.toArray());
+        return counts;
     }
 
     long countFailed() {
-        Long count = jdbc.queryForObject(countFailed, Long.class);
+        Long count = calls.queryForObject(countFailed, Long.class);
         return count == null ? 0 : count;
     }
 
@@ -122,24 +236,27 @@ final class TimeoutTable {
     }
 
     /**
-     * Takes for {@code instance} at most {@code limit} timeouts of its tasks that are due before
-     * {@code dueBefore} and held by no instance whose lease runs past {@code now}; returns them.
+     * Takes for {@code instance} at most {@code limit} timeouts of its tasks due before
+     * {@code dueBefore}: unheld, or held by no instance whose lease runs past {@code now}, or its own
+     * that were due before {@code healBefore}; returns them.
      */
-    List<Row> claim(String instance, long dueBefore, long now, int limit) {
-        return tasks.isEmpty() ? List.of() : dialect.claim(instance, dueBefore, now, tasks, limit);
+    List<Row> claim(String instance, long dueBefore, long now, long healBefore, int limit) {
+        return tasks.isEmpty() || limit <= 0
+                ? List.of()
+                : dialect.claim(instance, dueBefore, now, healBefore, tasks, limit);
     }
 
     /** Lets go of every timeout {@code instance} holds, so that any instance may claim them. */
     int releaseAll(String instance) {
-        return jdbc.update(releaseAll, instance);
+        return bounded.update(releaseAll, instance);
     }
 
     void deleteLease(String instance) {
-        jdbc.update(deleteLease, instance);
+        bounded.update(deleteLease, instance);
     }
 
     /** Deletes the lease rows that ran out before {@code before}: instances that are gone. */
     int deleteExpiredLeases(long before) {
-        return jdbc.update(deleteExpiredLeases, before);
+        return bounded.update(deleteExpiredLeases, before);
     }
 }

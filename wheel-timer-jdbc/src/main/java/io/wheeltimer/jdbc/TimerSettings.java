@@ -38,6 +38,9 @@ record TimerSettings(
     /** The shortest duration a setting takes. */
     private static final Duration MIN_DURATION = Duration.ofMillis(1);
 
+    /** The longest duration a setting takes: far below where epoch-millisecond sums overflow. */
+    private static final Duration MAX_DURATION = Duration.ofDays(365);
+
     /** A table name is written into SQL, so it must be a plain identifier. */
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -52,6 +55,16 @@ record TimerSettings(
                     "must be more than twice pollInterval (" + format(pollInterval) + "), so more than "
                             + format(pollInterval.multipliedBy(2)));
         }
+    }
+
+    /**
+     * The query timeout of the timer's own statements (polls, runs' bookkeeping, the release at a
+     * stop): a quarter of the lease, 1 to 10 s, so that a hung statement fails well before the lease
+     * runs out.
+     */
+    Duration statementTimeout() {
+        long seconds = Math.max(1, Math.min(10, lease.toSeconds() / 4));
+        return Duration.ofSeconds(seconds);
     }
 
     static String tableName(String tableName) {
@@ -72,6 +85,9 @@ record TimerSettings(
         Objects.requireNonNull(value, () -> setting + " must not be null");
         if (value.compareTo(MIN_DURATION) < 0) {
             throw invalid(setting, value, "must be positive, at least 1ms");
+        }
+        if (value.compareTo(MAX_DURATION) > 0) {
+            throw invalid(setting, value, "must be at most 365 days (8760h)");
         }
         return value;
     }
@@ -129,6 +145,30 @@ record TimerSettings(
         }
         return truncate(host, MAX_NAME_LENGTH - 9) + "-"
                 + String.format("%08x", ThreadLocalRandom.current().nextInt());
+    }
+
+    /**
+     * {@code text} as a text column can store it on every database: without U+0000 (PostgreSQL
+     * refuses it), with each unpaired surrogate as U+FFFD, and cut to {@code maxLength} characters
+     * without cutting a pair in two.
+     */
+    static String storable(String text, int maxLength) {
+        StringBuilder out = new StringBuilder(Math.min(text.length(), maxLength));
+        for (int i = 0; i < text.length() && out.length() < maxLength; i++) {
+            char c = text.charAt(i);
+            if (c == '\u0000') {
+                continue;
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                if (out.length() + 2 > maxLength) {
+                    break;
+                }
+                out.append(c).append(text.charAt(++i));
+            } else {
+                out.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+            }
+        }
+        return out.toString();
     }
 
     static String truncate(String value, int length) {

@@ -1,10 +1,15 @@
 -- Durable timeouts (PostgreSQL). Deadlines and leases are UTC instants in epoch milliseconds.
--- One row per pending timeout of a task and key; a row with failed_at set was given up and is kept
--- with its last error until an operator deletes it or the key is scheduled again.
+-- One row per timeout of a task and key: pending, or given up (failed_at set), kept with its last
+-- error until an operator retries or discards it, or the key is scheduled again.
+-- deadline: the deadline that was scheduled, kept on retries. due_at: when it runs next (the
+-- deadline, or the retry after a failed run); NULL once given up. holder: the instance that holds
+-- it (it is due within that instance's lookahead), or NULL. version: grows at every schedule and
+-- retry, so that an instance acting on an older one changes nothing.
 CREATE TABLE IF NOT EXISTS wheel_timer_timeouts (
     task VARCHAR(200) NOT NULL,
     timeout_key VARCHAR(200) NOT NULL,
     deadline BIGINT NOT NULL,
+    due_at BIGINT,
     holder VARCHAR(200),
     version BIGINT NOT NULL,
     attempts INT DEFAULT 0 NOT NULL,
@@ -13,7 +18,11 @@ CREATE TABLE IF NOT EXISTS wheel_timer_timeouts (
     PRIMARY KEY (task, timeout_key)
 );
 
-CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_deadline_idx ON wheel_timer_timeouts (deadline);
+-- The claim reads the rows of the tasks an instance handles that are due soon; given-up and
+-- far-future rows, and rows of tasks no instance handles, stay out of its way.
+CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_due_idx ON wheel_timer_timeouts (task, due_at);
+-- The release at a graceful stop reads the rows one instance holds.
+CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_holder_idx ON wheel_timer_timeouts (holder);
 
 -- One row per live instance: its lease on the timeouts it holds runs until lease_until.
 CREATE TABLE IF NOT EXISTS wheel_timer_timeouts_instances (

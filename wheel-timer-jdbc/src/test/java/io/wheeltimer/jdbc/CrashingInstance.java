@@ -47,7 +47,7 @@ public final class CrashingInstance {
                 .tableName(table)
                 .instanceId(instance)
                 .pollInterval(Duration.ofMillis(200))
-                .lookahead(Duration.ofSeconds(1))
+                .lookahead(Duration.ofSeconds(10))
                 .lease(lease)
                 .handler("order-payment", timeout -> {
                     jdbc.update(

@@ -19,7 +19,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * One test's tables (fresh names, created with the shipped script), a 10 ms wheel, and the durable
  * timers built on them, all stopped on {@link #close()}. Settings are short so that the tests run in
- * seconds: poll 100 ms, lookahead 1 s, lease 1 s, retry delay 300 ms.
+ * seconds: poll 100 ms, lookahead 10 s (what is scheduled within it is held by the instance that
+ * scheduled it, as with the defaults), lease 1 s, retry delay 300 ms.
  */
 final class DurableFixture implements AutoCloseable {
 
@@ -64,7 +65,7 @@ final class DurableFixture implements AutoCloseable {
         return JdbcDurableTimer.builder(dataSource, transactionManager, wheel)
                 .tableName(table)
                 .pollInterval(POLL)
-                .lookahead(Duration.ofSeconds(1))
+                .lookahead(Duration.ofSeconds(10))
                 .lease(Duration.ofSeconds(1))
                 .retryDelay(Duration.ofMillis(300));
     }

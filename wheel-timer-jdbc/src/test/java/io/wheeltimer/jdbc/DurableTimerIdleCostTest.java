@@ -48,8 +48,11 @@ class DurableTimerIdleCostTest {
 
     @Test
     void anIdleInstanceRunsTwoStatementsAPollWhateverItHolds() {
-        JdbcDurableTimer durable =
-                fixture.start(fixture.builder().instanceId("idle").handler(TASK, t -> {}));
+        // A lookahead past the deadlines, so that this instance holds what it schedules.
+        JdbcDurableTimer durable = fixture.start(fixture.builder()
+                .instanceId("idle")
+                .lookahead(Duration.ofHours(2))
+                .handler(TASK, t -> {}));
         String pollThread = "wheel-timer-durable-poll-idle";
         for (int i = 0; i < 10; i++) {
             durable.schedule(TASK, "held-" + i, Duration.ofHours(1));

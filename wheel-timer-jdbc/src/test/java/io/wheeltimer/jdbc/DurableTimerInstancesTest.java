@@ -77,14 +77,17 @@ class DurableTimerInstancesTest {
         int unheld = 300;
         for (int i = 0; i < unheld; i++) {
             fixture.jdbc.update(
-                    "INSERT INTO " + fixture.table + " (task, timeout_key, deadline, holder, version, attempts)"
-                            + " VALUES (?, ?, ?, NULL, ?, 0)",
+                    "INSERT INTO " + fixture.table
+                            + " (task, timeout_key, deadline, due_at, holder, version, attempts)"
+                            + " VALUES (?, ?, ?, ?, NULL, ?, 0)",
                     TASK,
                     "unheld-" + i,
                     now + 200 + 7L * i,
+                    now + 200 + 7L * i,
                     i);
         }
-        // ...and timeouts scheduled on each instance, held by it from the start.
+        // ...and timeouts scheduled on each instance: held by it from the start once due within its
+        // lookahead, else left for whichever instance's poll finds them near.
         int scheduled = 150;
         for (int i = 0; i < scheduled; i++) {
             instances.get(i % 3).schedule(TASK, "scheduled-" + i, Duration.ofMillis(300 + 10L * i));
@@ -154,10 +157,12 @@ class DurableTimerInstancesTest {
         for (String task : List.of("order-payment", "order-shipping")) {
             for (int i = 0; i < 3; i++) {
                 fixture.jdbc.update(
-                        "INSERT INTO " + fixture.table + " (task, timeout_key, deadline, holder, version, attempts)"
-                                + " VALUES (?, ?, ?, NULL, 1, 0)",
+                        "INSERT INTO " + fixture.table
+                                + " (task, timeout_key, deadline, due_at, holder, version, attempts)"
+                                + " VALUES (?, ?, ?, ?, NULL, 1, 0)",
                         task,
                         task + "-" + i,
+                        now,
                         now);
             }
         }

@@ -169,10 +169,11 @@ class DurableTimerRestartTest {
 
     private void insertRow(String key, long deadline, String holder) {
         fixture.jdbc.update(
-                "INSERT INTO " + fixture.table + " (task, timeout_key, deadline, holder, version, attempts)"
-                        + " VALUES (?, ?, ?, ?, ?, 0)",
+                "INSERT INTO " + fixture.table + " (task, timeout_key, deadline, due_at, holder, version, attempts)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, 0)",
                 TASK,
                 key,
+                deadline,
                 deadline,
                 holder,
                 key.hashCode());

@@ -72,7 +72,24 @@ enum TestDatabase {
 
     /** Creates the timeouts table {@code table} (and its instances table) with the shipped script. */
     void createTables(DataSource target, String table) {
-        String sql = schemaScript().replace(JdbcDurableTimer.DEFAULT_TABLE_NAME, table);
+        runScript(target, "schema", table);
+    }
+
+    /** The name the shipped scripts of this database carry: {@code schema-NAME.sql}, {@code upgrade-NAME.sql}. */
+    String scripts() {
+        return script.substring("schema-".length(), script.length() - ".sql".length());
+    }
+
+    /** Runs the shipped script {@code kind-NAME.sql} (schema, upgrade) on {@code table}. */
+    void runScript(DataSource target, String kind, String table) {
+        String sql;
+        try {
+            sql = new ClassPathResource("io/wheeltimer/jdbc/" + kind + "-" + scripts() + ".sql")
+                    .getContentAsString(StandardCharsets.UTF_8)
+                    .replace(JdbcDurableTimer.DEFAULT_TABLE_NAME, table);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         new ResourceDatabasePopulator(new ByteArrayResource(sql.getBytes(StandardCharsets.UTF_8))).execute(target);
     }
 

@@ -1,0 +1,7 @@
+-- Durable timeouts (H2): brings a table made by an earlier schema-h2.sql up to the current
+-- one. Run it once, or add it to a migration; it is safe to run again.
+ALTER TABLE wheel_timer_timeouts ADD COLUMN IF NOT EXISTS due_at BIGINT;
+UPDATE wheel_timer_timeouts SET due_at = deadline WHERE due_at IS NULL AND failed_at IS NULL;
+DROP INDEX IF EXISTS wheel_timer_timeouts_deadline_idx;
+CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_due_idx ON wheel_timer_timeouts (task, due_at);
+CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_holder_idx ON wheel_timer_timeouts (holder);
