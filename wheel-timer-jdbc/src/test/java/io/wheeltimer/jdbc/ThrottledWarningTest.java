@@ -2,6 +2,7 @@ package io.wheeltimer.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.wheeltimer.testing.LogCapture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
@@ -13,7 +14,7 @@ class ThrottledWarningTest {
 
     @Test
     void logsTheFirstOccurrenceAndAtMostOneLinePerIntervalCountingTheRest() {
-        try (LogCapture log = LogCapture.durableTimerLog()) {
+        try (LogCapture log = LogCapture.of(JdbcDurableTimer.class)) {
             ThrottledWarning warning = new ThrottledWarning(
                     System.getLogger(JdbcDurableTimer.class.getName()), TimeUnit.SECONDS.toNanos(10), nanos::get);
 
@@ -35,7 +36,7 @@ class ThrottledWarningTest {
 
     @Test
     void anOccurrenceAfterAQuietIntervalIsLoggedAtOnce() {
-        try (LogCapture log = LogCapture.durableTimerLog()) {
+        try (LogCapture log = LogCapture.of(JdbcDurableTimer.class)) {
             ThrottledWarning warning = new ThrottledWarning(
                     System.getLogger(JdbcDurableTimer.class.getName()), TimeUnit.SECONDS.toNanos(10), nanos::get);
 
