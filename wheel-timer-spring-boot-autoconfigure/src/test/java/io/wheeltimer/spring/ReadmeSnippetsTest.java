@@ -26,12 +26,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 /**
  * Keeps the README's Java snippets true: every {@code ```java} block is compiled as written (its
  * own imports, no declarations assumed) against this module's test class path, which holds the
- * core, the auto-configuration, the Netty view, Spring (web sockets and messaging included),
- * Lettuce, AsyncHttpClient and JUnit. The durable-timeout blocks, those importing {@code
- * io.wheeltimer.jdbc}, are skipped here: {@code wheel-timer-jdbc}'s tests compile them, with that
- * module's classes, and both tests check that the two shares cover every block. A snippet that is
- * a JUnit test is run, and the "More timers" configuration is started with the
- * {@code @WheelTimeout} snippet to see where its calls go.
+ * core, the auto-configuration, the durable timeouts, the Netty view, Spring (web sockets and
+ * messaging included), Lettuce, AsyncHttpClient and JUnit. A snippet that is a JUnit test is run,
+ * and the "More timers" configuration is started with the {@code @WheelTimeout} snippet to see where
+ * its calls go; {@link ReadmeDurableSnippetsTest} runs the durable timeouts' one.
  */
 class ReadmeSnippetsTest {
 
@@ -56,20 +54,9 @@ class ReadmeSnippetsTest {
                 .anySatisfy(s -> assertThat(s).contains("defaultCandidate = false"));
     }
 
-    /** This module compiles every block but the durable-timeout ones; wheel-timer-jdbc compiles those. */
-    @Test
-    void thisModuleAndTheJdbcModuleTogetherCompileEveryBlock() {
-        ReadmeSnippets.assertTheSharesCoverEveryBlock(snippets);
-        assertThat(ReadmeSnippets.forJdbc(snippets))
-                .as("the blocks left to wheel-timer-jdbc")
-                .hasSize(2)
-                .anySatisfy(s -> assertThat(s).contains("@DurableTimerTask"))
-                .anySatisfy(s -> assertThat(s).contains("JdbcDurableTimer.builder"));
-    }
-
     @TestFactory
     Stream<DynamicTest> everySnippetCompilesAsWritten() {
-        return ReadmeSnippets.forAutoconfigure(snippets).stream()
+        return snippets.stream()
                 .map(snippet -> DynamicTest.dynamicTest(
                         "snippet declaring " + typeNames(snippet), () -> compile(snippet, "compile")));
     }
@@ -77,7 +64,7 @@ class ReadmeSnippetsTest {
     /** The snippet of "Tests without sleeping" is a JUnit test: it passes. */
     @Test
     void theManualTickerSnippetPasses() throws Exception {
-        String snippet = only("ManualTicker ticker = new ManualTicker()");
+        String snippet = ReadmeSnippets.only(snippets, "ManualTicker ticker = new ManualTicker()");
         try (URLClassLoader loader = compile(snippet, "manual-ticker")) {
             Class<?> test = loader.loadClass(typeNames(snippet).get(0));
             int run = 0;
@@ -101,8 +88,8 @@ class ReadmeSnippetsTest {
      */
     @Test
     void theMoreTimersConfigurationLeavesTheWheelTimeoutSnippetOnWheelTimer() throws Exception {
-        String timers = only("defaultCandidate = false");
-        String deadlines = only("@WheelTimeout(delay");
+        String timers = ReadmeSnippets.only(snippets, "defaultCandidate = false");
+        String deadlines = ReadmeSnippets.only(snippets, "@WheelTimeout(delay");
         try (URLClassLoader loader = compile(timers + "\n" + deadlines, "more-timers")) {
             Class<?> configuration = loader.loadClass("Timers");
             Class<?> paymentDeadlines = loader.loadClass("PaymentDeadlines");
@@ -145,13 +132,6 @@ class ReadmeSnippetsTest {
     @SuppressWarnings("unchecked")
     private static Class<Object> asType(Class<?> type) {
         return (Class<Object>) type;
-    }
-
-    private static String only(String marker) {
-        List<String> matching =
-                snippets.stream().filter(s -> s.contains(marker)).toList();
-        assertThat(matching).as("README snippets containing %s", marker).hasSize(1);
-        return matching.get(0);
     }
 
     private static List<String> typeNames(String source) {
