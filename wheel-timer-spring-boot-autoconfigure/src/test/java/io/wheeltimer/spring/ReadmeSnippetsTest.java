@@ -1,9 +1,12 @@
 package io.wheeltimer.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timeout;
+import io.wheeltimer.jdbc.DurableTimer;
 import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
 import io.wheeltimer.testing.ManualTicker;
 import java.lang.reflect.Method;
@@ -13,7 +16,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -22,14 +30,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /**
  * Keeps the README's Java snippets true: every {@code ```java} block is compiled as written (its
  * own imports, no declarations assumed) against this module's test class path, which holds the
  * core, the auto-configuration, the durable timeouts, the Netty view, Spring (web sockets and
- * messaging included), Lettuce, AsyncHttpClient and JUnit. A snippet that is a JUnit test is run,
- * and the "More timers" configuration is started with the {@code @WheelTimeout} snippet to see where
- * its calls go; {@link ReadmeDurableSnippetsTest} runs the durable timeouts' one.
+ * messaging included), Lettuce, AsyncHttpClient, H2 and JUnit. A snippet that is a JUnit test is
+ * run, the "More timers" configuration is started with the {@code @WheelTimeout} snippet to see
+ * where its calls go, and the durable timeouts' "Without Spring Boot" snippet is run on H2.
  */
 class ReadmeSnippetsTest {
 
@@ -52,6 +62,17 @@ class ReadmeSnippetsTest {
                 .anySatisfy(s -> assertThat(s).contains("@WheelTimeLimit"))
                 .anySatisfy(s -> assertThat(s).contains("ManualTicker"))
                 .anySatisfy(s -> assertThat(s).contains("defaultCandidate = false"));
+    }
+
+    /** The blocks that import the library: the Spring Boot quick start and the one without Spring Boot. */
+    @Test
+    void theReadmeHasItsDurableSnippets() {
+        assertThat(snippets.stream()
+                        .filter(s -> s.lines().anyMatch(line -> line.startsWith("import io.wheeltimer.jdbc."))))
+                .as("the durable-timeout blocks")
+                .hasSize(2)
+                .anySatisfy(s -> assertThat(s).contains("@DurableTimerTask(\"order-payment\")"))
+                .anySatisfy(s -> assertThat(s).contains("JdbcDurableTimer.builder("));
     }
 
     @TestFactory
@@ -127,6 +148,42 @@ class ReadmeSnippetsTest {
                         assertThat(cancelled).containsExactly("order-1");
                     });
         }
+    }
+
+    /** "Without Spring Boot": the timer it builds fires a timeout it schedules into the handler it names. */
+    @Test
+    void theWithoutSpringBootSnippetFiresTheTimeoutsItSchedules() throws Exception {
+        String snippet = ReadmeSnippets.only(snippets, "JdbcDurableTimer.builder(");
+        ExecutorService handlerExecutor = Executors.newSingleThreadExecutor();
+        try (URLClassLoader loader = compile(snippet, "without-boot");
+                HikariDataSource dataSource = h2("jdbc:h2:mem:readme-without-boot;DB_CLOSE_DELAY=-1")) {
+            new ResourceDatabasePopulator(new ClassPathResource("io/wheeltimer/jdbc/schema-h2.sql"))
+                    .execute(dataSource);
+            Method run = loader.loadClass(ReadmeSnippets.typeNames(snippet).get(0))
+                    .getDeclaredMethod("run", DataSource.class, Executor.class, Consumer.class, Consumer.class);
+            run.setAccessible(true);
+            List<String> cancelled = new CopyOnWriteArrayList<>();
+            Consumer<String> cancelIfUnpaid = cancelled::add;
+            Consumer<DurableTimer> application = deadlines -> {
+                deadlines.schedule("order-payment", "order-1", Duration.ofMillis(50));
+                await().atMost(Duration.ofSeconds(30))
+                        .untilAsserted(() -> assertThat(cancelled).containsExactly("order-1"));
+            };
+
+            run.invoke(null, dataSource, handlerExecutor, cancelIfUnpaid, application);
+
+            assertThat(cancelled).as("handler runs").containsExactly("order-1");
+        } finally {
+            handlerExecutor.shutdownNow();
+        }
+    }
+
+    private static HikariDataSource h2(String url) {
+        HikariDataSource dataSource = new HikariDataSource();
+        dataSource.setJdbcUrl(url);
+        dataSource.setUsername("sa");
+        dataSource.setMaximumPoolSize(5);
+        return dataSource;
     }
 
     @SuppressWarnings("unchecked")

@@ -156,10 +156,6 @@ public final class CountingDataSource implements DataSource {
         public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
             String name = method.getName();
             switch (name) {
-                case "equals":
-                    return proxy == args[0];
-                case "hashCode":
-                    return System.identityHashCode(proxy);
                 case "toString":
                     return "Counting[" + connection + "]";
                 case "commit":
@@ -201,15 +197,8 @@ public final class CountingDataSource implements DataSource {
         @Override
         public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
             String name = method.getName();
-            switch (name) {
-                case "equals":
-                    return proxy == args[0];
-                case "hashCode":
-                    return System.identityHashCode(proxy);
-                case "getConnection":
-                    return connection;
-                default:
-                    break;
+            if (name.equals("getConnection")) {
+                return connection;
             }
             if (!name.startsWith("execute")) {
                 return call(statement, method, args);
@@ -265,9 +254,15 @@ public final class CountingDataSource implements DataSource {
                 || upper.startsWith("INSERT");
     }
 
+    /** A proxy of {@code type} that {@code handler} serves, equal only to itself. */
     private static <T> T proxy(Class<T> type, InvocationHandler handler) {
+        InvocationHandler identity = (proxy, method, args) -> switch (method.getName()) {
+            case "equals" -> proxy == args[0];
+            case "hashCode" -> System.identityHashCode(proxy);
+            default -> handler.invoke(proxy, method, args);
+        };
         return type.cast(
-                Proxy.newProxyInstance(CountingDataSource.class.getClassLoader(), new Class<?>[] {type}, handler));
+                Proxy.newProxyInstance(CountingDataSource.class.getClassLoader(), new Class<?>[] {type}, identity));
     }
 
     private static Object call(Object target, Method method, Object[] args) throws Throwable {
