@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
 /**
  * Two sample instances on one PostgreSQL, one of them killed with SIGKILL under load.
  *
- * <p>Starts a throwaway PostgreSQL server (wheel-timer-test-postgres: the zonky binaries, nothing
+ * <p>Starts a throwaway PostgreSQL server (wheel-timer-test-support: the zonky binaries, nothing
  * installed; as root it runs as {@code nobody}) and two sample jars on one database, with a short
  * payment window. CLIENTS clients place orders for LOAD seconds, spread over both instances, and pay
  * every other one at once on the other instance. Halfway through, instance A is killed

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.HashedWheelTimer.State;
+import io.wheeltimer.testing.LogCapture;
 import io.wheeltimer.testing.ManualTicker;
 import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;
@@ -135,7 +136,7 @@ class HashedWheelTimerTest {
         @MethodSource("tickDurations")
         void tickShorterThanOneMillisecondIsRaisedToOneMillisecondWithOneWarning(
                 String what, Supplier<HashedWheelTimer> constructor, int warnings) {
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 HashedWheelTimer timer = timers.track(constructor.get());
 
                 assertThat(timer.tickDuration()).isEqualTo(Duration.ofMillis(1));
@@ -1290,7 +1291,7 @@ class HashedWheelTimerTest {
             };
             Timeout timeout = timer.newTimeout(task, Duration.ofSeconds(1));
 
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 assertThat(timeout.cancel()).isTrue();
                 assertThat(log.records(Level.WARNING)).hasSize(1);
                 assertThat(log.records(Level.WARNING).get(0).getThrown()).hasMessage("callback failed");
@@ -1324,7 +1325,7 @@ class HashedWheelTimerTest {
             timer.newTimeout(later, Duration.ofMillis(200));
 
             List<LogRecord> warnings;
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 ticker.advance(Duration.ofMillis(100));
                 warnings = log.records(Level.WARNING);
             }
@@ -1359,7 +1360,7 @@ class HashedWheelTimerTest {
             Timeout refusedTimeout = timer.newTimeout(refused, Duration.ofMillis(100));
             timer.newTimeout(accepted, Duration.ofMillis(200));
 
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 ticker.advance(Duration.ofMillis(200));
 
                 assertThat(log.records(Level.WARNING)).hasSize(1);
@@ -1489,7 +1490,7 @@ class HashedWheelTimerTest {
                         throw new RejectedExecutionException("no");
                     }));
             timer.newTimeout(noop(), Duration.ofMillis(100));
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 ticker.advance(Duration.ofMillis(100));
                 assertThat(log.records(Level.WARNING)).hasSize(1);
             }
@@ -1543,7 +1544,7 @@ class HashedWheelTimerTest {
             timer.newTimeout(noop(), Duration.ofMillis(300));
             assertThat(timer.stats()).isEqualTo(new TimerStats(3, 4, 0, 1, 1, 0, 0, Duration.ZERO, State.STARTED));
 
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 ticker.advance(Duration.ofMillis(200));
                 assertThat(log.records(Level.WARNING)).hasSize(1);
             }
@@ -1752,7 +1753,7 @@ class HashedWheelTimerTest {
             String fragment = "too many HashedWheelTimer instances";
             warned.set(false);
             List<HashedWheelTimer> many = new ArrayList<>();
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 if (before < 64) {
                     // stopped timers are not live: creating and stopping one at a time logs nothing
                     for (int i = 0; i < 100; i++) {
@@ -1788,7 +1789,7 @@ class HashedWheelTimerTest {
         void timerCollectedWithoutStopIsReportedAsALeakWhenLeakDetectionIsOn() throws Exception {
             AtomicInteger instances = staticField("INSTANCES");
             String name = "leaky-" + System.nanoTime();
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 HashedWheelTimer.builder().name(name).leakDetection(true).build(); // never stopped
 
                 await().atMost(Duration.ofSeconds(20))
@@ -1805,7 +1806,7 @@ class HashedWheelTimerTest {
 
             int before = instances.get();
             String quiet = "quiet-" + System.nanoTime();
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 WeakReference<HashedWheelTimer> ref = new WeakReference<>(HashedWheelTimer.builder()
                         .name(quiet)
                         .leakDetection(false)

@@ -2,6 +2,7 @@ package io.wheeltimer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.wheeltimer.testing.LogCapture;
 import io.wheeltimer.testing.ManualTicker;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -70,7 +71,7 @@ class RepeatedFailureLoggingTest {
         void onlyTheFirstOfAFloodIsLoggedWithItsStackTraceAndEveryOneIsCounted() {
             timer(refusing);
             scheduleDueInOneTick(1_000);
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 ticker.advance(TICK);
 
                 assertThat(log.records(Level.WARNING)).hasSize(1);
@@ -85,7 +86,7 @@ class RepeatedFailureLoggingTest {
         void repeatsAreSummarisedAsOneCountOnceTheIntervalHasPassed() {
             timer(refusing);
             scheduleDueInOneTick(1_000);
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 ticker.advance(TICK);
                 ticker.advance(INTERVAL); // the worker's next round after the interval writes the count
 
@@ -99,7 +100,7 @@ class RepeatedFailureLoggingTest {
         void noSummaryIsWrittenBeforeTheIntervalHasPassed() {
             timer(refusing);
             scheduleDueInOneTick(10);
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 ticker.advance(TICK);
                 ticker.advance(INTERVAL.minus(TICK.multipliedBy(2)));
 
@@ -111,7 +112,7 @@ class RepeatedFailureLoggingTest {
         void theCountNotYetWrittenIsLoggedOnStop() {
             timer(refusing);
             scheduleDueInOneTick(5);
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 ticker.advance(TICK);
                 timer.stop();
 
@@ -123,7 +124,7 @@ class RepeatedFailureLoggingTest {
         void aRefusalAfterAQuietIntervalIsLoggedInFullAgain() {
             timer(refusing);
             scheduleDueInOneTick(1);
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 ticker.advance(TICK);
                 ticker.advance(INTERVAL);
                 scheduleDueInOneTick(1);
@@ -144,7 +145,7 @@ class RepeatedFailureLoggingTest {
         void aFloodOfFailingTasksLogsOneStackTraceThenOneCount() {
             timer(Runnable::run);
             scheduleDueInOneTick(500);
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 ticker.advance(TICK);
                 ticker.advance(INTERVAL);
 
@@ -184,7 +185,7 @@ class RepeatedFailureLoggingTest {
             pool.shutdown();
             timer(pool);
             scheduleDueInOneTick(1_000);
-            try (LogCapture log = LogCapture.timerLog()) {
+            try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 ticker.advance(TICK);
                 timer.stop();
 

@@ -1,6 +1,7 @@
 package io.wheeltimer.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.wheeltimer.testing.CountingDataSource;
 import io.wheeltimer.testing.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -79,7 +80,7 @@ public final class DurableExperiments {
     private DurableExperiments(DurableContender contender, boolean quick, HikariDataSource pool) {
         this.contender = contender;
         this.quick = quick;
-        this.counting = new CountingDataSource(pool);
+        this.counting = CountingDataSource.counting(pool);
         this.direct = new JdbcTemplate(pool);
         this.transactions = new TransactionTemplate(new DataSourceTransactionManager(counting));
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.wheeltimer.testing.LogCapture;
 import io.wheeltimer.testing.postgres.EmbeddedPostgresServer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +45,7 @@ class DurableTimerDatabaseOutageTest {
     @Test
     void whileTheDatabaseIsDownNothingIsLostTheLogIsThrottledAndItRecoversWithoutARestart() {
         try (DurableFixture fixture = new DurableFixture(TestDatabase.POSTGRESQL, dataSource);
-                LogCapture log = LogCapture.durableTimerLog()) {
+                LogCapture log = LogCapture.of(JdbcDurableTimer.class)) {
             RecordingHandler handler = fixture.writingHandler("one");
             JdbcDurableTimer durable = fixture.start(fixture.builder().handler(TASK, handler));
             durable.schedule(TASK, "due-during-outage", Duration.ofMillis(1200));

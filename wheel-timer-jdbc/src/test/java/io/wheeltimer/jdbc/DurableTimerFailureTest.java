@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timeout;
+import io.wheeltimer.testing.LogCapture;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -138,7 +139,7 @@ class DurableTimerFailureTest {
                 .maxAttempts(3)
                 .listener(listener));
 
-        try (LogCapture log = LogCapture.durableTimerLog()) {
+        try (LogCapture log = LogCapture.of(JdbcDurableTimer.class)) {
             durable.schedule(TASK, "doomed", Duration.ZERO);
 
             await().atMost(Duration.ofSeconds(15)).until(() -> heard.stream().anyMatch(h -> h.startsWith("failed")));

@@ -3,6 +3,7 @@ package io.wheeltimer.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.wheeltimer.testing.CountingDataSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,7 @@ class DurableTimerIdleCostTest {
 
     @BeforeEach
     void createFixture() {
-        counting = new CountingDataSource(database.dataSource());
+        counting = CountingDataSource.recording(database.dataSource());
         fixture = new DurableFixture(database, counting);
     }
 
@@ -112,7 +113,7 @@ class DurableTimerIdleCostTest {
                 rows = 0;
             }
             statements++;
-            rows += e.rowsWritten().get();
+            rows += e.rowsWritten();
         }
         return polls.subList(0, POLLS - 1);
     }

@@ -1,5 +1,7 @@
 package io.wheeltimer.spring;
 
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
 import io.wheeltimer.Timeout;
 import io.wheeltimer.TimerTask;
 import java.io.IOException;
@@ -11,24 +13,32 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Plain HTTP calls against the running test server, shared by the {@code Http*Test} classes. */
-final class ActuatorHttp {
+/**
+ * Plain HTTP calls against the running test server, shared by the {@code Http*Test} classes and
+ * the durable timeouts' actuator tests.
+ */
+public final class ActuatorHttp {
 
     private static final HttpClient CLIENT =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(30)).build();
 
     private final int port;
 
-    ActuatorHttp(int port) {
+    public ActuatorHttp(int port) {
         this.port = port;
     }
 
-    HttpResponse<String> get(String path) {
+    public HttpResponse<String> get(String path) {
         return send(HttpRequest.newBuilder(uri(path)).GET());
     }
 
+    /** The body of a GET, parsed for JSON path reads. */
+    public DocumentContext json(String path) {
+        return JsonPath.parse(get(path).body());
+    }
+
     /** A POST without a body, as {@code curl -X POST} sends it. */
-    HttpResponse<String> post(String path) {
+    public HttpResponse<String> post(String path) {
         return send(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody()));
     }
 

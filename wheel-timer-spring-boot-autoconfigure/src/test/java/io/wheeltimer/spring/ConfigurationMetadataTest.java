@@ -3,13 +3,16 @@ package io.wheeltimer.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
-/** IDE completion: the generated metadata has every {@code wheel-timer.*} key, each with a description. */
+/**
+ * IDE completion: the generated metadata has every {@code wheel-timer.*} key, each with a
+ * description; the durable timeouts' keys with their defaults too.
+ */
 class ConfigurationMetadataTest {
 
     private static final List<String> SPEC_KEYS = List.of(
@@ -26,9 +29,47 @@ class ConfigurationMetadataTest {
             "wheel-timer.lettuce.enabled",
             "management.health.wheeltimer.enabled");
 
+    /** Each durable-timeouts key and the default its metadata shows. */
+    private static final Map<String, Object> DURABLE_KEYS = new LinkedHashMap<>();
+
+    static {
+        DURABLE_KEYS.put("wheel-timer.durable.enabled", true);
+        DURABLE_KEYS.put("wheel-timer.durable.table-name", "wheel_timer_timeouts");
+        DURABLE_KEYS.put("wheel-timer.durable.initialize-schema", "embedded");
+        DURABLE_KEYS.put("wheel-timer.durable.poll-interval", "1s");
+        DURABLE_KEYS.put("wheel-timer.durable.lookahead", "10s");
+        DURABLE_KEYS.put("wheel-timer.durable.lease", "30s");
+        DURABLE_KEYS.put("wheel-timer.durable.batch-size", 1000);
+        DURABLE_KEYS.put("wheel-timer.durable.retry-delay", "10s");
+        DURABLE_KEYS.put("wheel-timer.durable.max-attempts", 10);
+        DURABLE_KEYS.put("wheel-timer.durable.instance-id", "");
+        DURABLE_KEYS.put("wheel-timer.durable.timer", "");
+        DURABLE_KEYS.put("management.health.wheeltimerdurable.enabled", true);
+    }
+
     @Test
-    @SuppressWarnings("unchecked")
     void everyPropertyHasMetadataWithADescription() throws Exception {
+        List<String> described = properties().values().stream()
+                .filter(property -> property.get("description") instanceof String description && !description.isBlank())
+                .map(property -> (String) property.get("name"))
+                .toList();
+        assertThat(described).containsAll(SPEC_KEYS);
+    }
+
+    @Test
+    void everyDurablePropertyHasMetadataWithADescriptionAndItsDefault() throws Exception {
+        Map<String, Map<String, Object>> byName = properties();
+        assertThat(byName).containsKeys(DURABLE_KEYS.keySet().toArray(String[]::new));
+        DURABLE_KEYS.forEach((key, defaultValue) -> {
+            Map<String, Object> property = byName.get(key);
+            assertThat((String) property.get("description")).as(key).isNotBlank();
+            assertThat(property.get("defaultValue")).as(key).isEqualTo(defaultValue);
+        });
+    }
+
+    /** The properties of the generated metadata, by name. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Map<String, Object>> properties() throws Exception {
         Map<String, Object> metadata;
         try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
             assertThat(in)
@@ -36,12 +77,10 @@ class ConfigurationMetadataTest {
                     .isNotNull();
             metadata = JsonMapper.builder().build().readValue(in, Map.class);
         }
-        List<String> described = new ArrayList<>();
+        Map<String, Map<String, Object>> byName = new LinkedHashMap<>();
         for (Map<String, Object> property : (List<Map<String, Object>>) metadata.get("properties")) {
-            if (property.get("description") instanceof String description && !description.isBlank()) {
-                described.add((String) property.get("name"));
-            }
+            byName.put((String) property.get("name"), property);
         }
-        assertThat(described).containsAll(SPEC_KEYS);
+        return byName;
     }
 }

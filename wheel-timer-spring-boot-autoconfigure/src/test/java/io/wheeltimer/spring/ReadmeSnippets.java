@@ -20,16 +20,9 @@ import javax.tools.ToolProvider;
 
 /**
  * The {@code ```java} blocks of the root README, read and compiled as written: each with its own
- * imports, no declarations assumed, against the class path of the test that compiles it. Two
- * modules' tests share the work: the auto-configuration module compiles every block but the
- * durable-timeout ones (those importing {@value #DURABLE_PACKAGE_IMPORT}), which {@code
- * wheel-timer-jdbc}'s tests compile, since only that module has their classes. The auto-configuration
- * module publishes this class in its test jar for that.
+ * imports, no declarations assumed, against the class path of the test that compiles it.
  */
-public final class ReadmeSnippets {
-
-    /** What a snippet compiled by {@code wheel-timer-jdbc}'s tests, not here, imports. */
-    public static final String DURABLE_PACKAGE_IMPORT = "import io.wheeltimer.jdbc.";
+final class ReadmeSnippets {
 
     private static final Path README = Path.of("..", "README.md");
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
@@ -47,7 +40,7 @@ public final class ReadmeSnippets {
      * README was not read as a block (a fence indented, or followed by other text), so that no
      * snippet escapes the compilers.
      */
-    public static List<String> all() throws IOException {
+    static List<String> all() throws IOException {
         String readme = Files.readString(README);
         List<String> snippets = new ArrayList<>();
         Matcher block = JAVA_BLOCK.matcher(readme);
@@ -60,42 +53,16 @@ public final class ReadmeSnippets {
         return snippets;
     }
 
-    /** Whether {@code snippet} is a durable-timeout one, compiled by {@code wheel-timer-jdbc}'s tests. */
-    public static boolean isDurable(String snippet) {
-        return snippet.lines().anyMatch(line -> line.startsWith(DURABLE_PACKAGE_IMPORT));
-    }
-
-    /** The snippets that the auto-configuration module's tests compile: all but the durable ones. */
-    public static List<String> forAutoconfigure(List<String> snippets) {
-        return snippets.stream().filter(s -> !isDurable(s)).toList();
-    }
-
-    /** The snippets that {@code wheel-timer-jdbc}'s tests compile: the durable ones. */
-    public static List<String> forJdbc(List<String> snippets) {
-        return snippets.stream().filter(ReadmeSnippets::isDurable).toList();
-    }
-
-    /**
-     * Checks that the two modules' shares of {@code snippets} are disjoint, each non-empty, and
-     * together every block of the README.
-     */
-    public static void assertTheSharesCoverEveryBlock(List<String> snippets) {
-        List<String> autoconfigure = forAutoconfigure(snippets);
-        List<String> jdbc = forJdbc(snippets);
-        assertThat(autoconfigure)
-                .as("snippets compiled by the auto-configuration module")
-                .isNotEmpty();
-        assertThat(jdbc)
-                .as("snippets compiled by wheel-timer-jdbc")
-                .isNotEmpty()
-                .doesNotContainAnyElementsOf(autoconfigure);
-        List<String> together = new ArrayList<>(autoconfigure);
-        together.addAll(jdbc);
-        assertThat(together).as("the snippets the two modules compile").containsExactlyInAnyOrderElementsOf(snippets);
+    /** The one snippet that contains {@code marker}; fails unless exactly one does. */
+    static String only(List<String> snippets, String marker) {
+        List<String> matching =
+                snippets.stream().filter(s -> s.contains(marker)).toList();
+        assertThat(matching).as("README snippets containing %s", marker).hasSize(1);
+        return matching.get(0);
     }
 
     /** The names of the top-level types {@code source} declares, in order. */
-    public static List<String> typeNames(String source) {
+    static List<String> typeNames(String source) {
         List<String> names = new ArrayList<>();
         Matcher type = TOP_LEVEL_TYPE.matcher(source);
         while (type.find()) {
@@ -110,7 +77,7 @@ public final class ReadmeSnippets {
      * of the classes, whose parent is {@code parent}. Fails with javac's messages if it does not
      * compile.
      */
-    public static URLClassLoader compile(String source, Path dir, String name, ClassLoader parent) throws Exception {
+    static URLClassLoader compile(String source, Path dir, String name, ClassLoader parent) throws Exception {
         List<String> types = typeNames(source);
         assertThat(types).as("top-level types of the snippet:%n%s", source).isNotEmpty();
         Matcher publicType = PUBLIC_TYPE.matcher(source);

@@ -1,9 +1,12 @@
 package io.wheeltimer.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timeout;
+import io.wheeltimer.jdbc.DurableTimer;
 import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
 import io.wheeltimer.testing.ManualTicker;
 import java.lang.reflect.Method;
@@ -13,7 +16,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -22,16 +30,16 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /**
  * Keeps the README's Java snippets true: every {@code ```java} block is compiled as written (its
  * own imports, no declarations assumed) against this module's test class path, which holds the
- * core, the auto-configuration, the Netty view, Spring (web sockets and messaging included),
- * Lettuce, AsyncHttpClient and JUnit. The durable-timeout blocks, those importing {@code
- * io.wheeltimer.jdbc}, are skipped here: {@code wheel-timer-jdbc}'s tests compile them, with that
- * module's classes, and both tests check that the two shares cover every block. A snippet that is
- * a JUnit test is run, and the "More timers" configuration is started with the
- * {@code @WheelTimeout} snippet to see where its calls go.
+ * core, the auto-configuration, the durable timeouts, the Netty view, Spring (web sockets and
+ * messaging included), Lettuce, AsyncHttpClient, H2 and JUnit. A snippet that is a JUnit test is
+ * run, the "More timers" configuration is started with the {@code @WheelTimeout} snippet to see
+ * where its calls go, and the durable timeouts' "Without Spring Boot" snippet is run on H2.
  */
 class ReadmeSnippetsTest {
 
@@ -56,20 +64,20 @@ class ReadmeSnippetsTest {
                 .anySatisfy(s -> assertThat(s).contains("defaultCandidate = false"));
     }
 
-    /** This module compiles every block but the durable-timeout ones; wheel-timer-jdbc compiles those. */
+    /** The blocks that import the library: the Spring Boot quick start and the one without Spring Boot. */
     @Test
-    void thisModuleAndTheJdbcModuleTogetherCompileEveryBlock() {
-        ReadmeSnippets.assertTheSharesCoverEveryBlock(snippets);
-        assertThat(ReadmeSnippets.forJdbc(snippets))
-                .as("the blocks left to wheel-timer-jdbc")
+    void theReadmeHasItsDurableSnippets() {
+        assertThat(snippets.stream()
+                        .filter(s -> s.lines().anyMatch(line -> line.startsWith("import io.wheeltimer.jdbc."))))
+                .as("the durable-timeout blocks")
                 .hasSize(2)
-                .anySatisfy(s -> assertThat(s).contains("@DurableTimerTask"))
-                .anySatisfy(s -> assertThat(s).contains("JdbcDurableTimer.builder"));
+                .anySatisfy(s -> assertThat(s).contains("@DurableTimerTask(\"order-payment\")"))
+                .anySatisfy(s -> assertThat(s).contains("JdbcDurableTimer.builder("));
     }
 
     @TestFactory
     Stream<DynamicTest> everySnippetCompilesAsWritten() {
-        return ReadmeSnippets.forAutoconfigure(snippets).stream()
+        return snippets.stream()
                 .map(snippet -> DynamicTest.dynamicTest(
                         "snippet declaring " + typeNames(snippet), () -> compile(snippet, "compile")));
     }
@@ -77,7 +85,7 @@ class ReadmeSnippetsTest {
     /** The snippet of "Tests without sleeping" is a JUnit test: it passes. */
     @Test
     void theManualTickerSnippetPasses() throws Exception {
-        String snippet = only("ManualTicker ticker = new ManualTicker()");
+        String snippet = ReadmeSnippets.only(snippets, "ManualTicker ticker = new ManualTicker()");
         try (URLClassLoader loader = compile(snippet, "manual-ticker")) {
             Class<?> test = loader.loadClass(typeNames(snippet).get(0));
             int run = 0;
@@ -101,8 +109,8 @@ class ReadmeSnippetsTest {
      */
     @Test
     void theMoreTimersConfigurationLeavesTheWheelTimeoutSnippetOnWheelTimer() throws Exception {
-        String timers = only("defaultCandidate = false");
-        String deadlines = only("@WheelTimeout(delay");
+        String timers = ReadmeSnippets.only(snippets, "defaultCandidate = false");
+        String deadlines = ReadmeSnippets.only(snippets, "@WheelTimeout(delay");
         try (URLClassLoader loader = compile(timers + "\n" + deadlines, "more-timers")) {
             Class<?> configuration = loader.loadClass("Timers");
             Class<?> paymentDeadlines = loader.loadClass("PaymentDeadlines");
@@ -142,16 +150,45 @@ class ReadmeSnippetsTest {
         }
     }
 
+    /** "Without Spring Boot": the timer it builds fires a timeout it schedules into the handler it names. */
+    @Test
+    void theWithoutSpringBootSnippetFiresTheTimeoutsItSchedules() throws Exception {
+        String snippet = ReadmeSnippets.only(snippets, "JdbcDurableTimer.builder(");
+        ExecutorService handlerExecutor = Executors.newSingleThreadExecutor();
+        try (URLClassLoader loader = compile(snippet, "without-boot");
+                HikariDataSource dataSource = h2("jdbc:h2:mem:readme-without-boot;DB_CLOSE_DELAY=-1")) {
+            new ResourceDatabasePopulator(new ClassPathResource("io/wheeltimer/jdbc/schema-h2.sql"))
+                    .execute(dataSource);
+            Method run = loader.loadClass(ReadmeSnippets.typeNames(snippet).get(0))
+                    .getDeclaredMethod("run", DataSource.class, Executor.class, Consumer.class, Consumer.class);
+            run.setAccessible(true);
+            List<String> cancelled = new CopyOnWriteArrayList<>();
+            Consumer<String> cancelIfUnpaid = cancelled::add;
+            Consumer<DurableTimer> application = deadlines -> {
+                deadlines.schedule("order-payment", "order-1", Duration.ofMillis(50));
+                await().atMost(Duration.ofSeconds(30))
+                        .untilAsserted(() -> assertThat(cancelled).containsExactly("order-1"));
+            };
+
+            run.invoke(null, dataSource, handlerExecutor, cancelIfUnpaid, application);
+
+            assertThat(cancelled).as("handler runs").containsExactly("order-1");
+        } finally {
+            handlerExecutor.shutdownNow();
+        }
+    }
+
+    private static HikariDataSource h2(String url) {
+        HikariDataSource dataSource = new HikariDataSource();
+        dataSource.setJdbcUrl(url);
+        dataSource.setUsername("sa");
+        dataSource.setMaximumPoolSize(5);
+        return dataSource;
+    }
+
     @SuppressWarnings("unchecked")
     private static Class<Object> asType(Class<?> type) {
         return (Class<Object>) type;
-    }
-
-    private static String only(String marker) {
-        List<String> matching =
-                snippets.stream().filter(s -> s.contains(marker)).toList();
-        assertThat(matching).as("README snippets containing %s", marker).hasSize(1);
-        return matching.get(0);
     }
 
     private static List<String> typeNames(String source) {

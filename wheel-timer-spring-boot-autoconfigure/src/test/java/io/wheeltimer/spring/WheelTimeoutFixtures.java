@@ -2,18 +2,14 @@ package io.wheeltimer.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.testing.ManualTicker;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 
 /**
  * What the tests of the annotations share: a record of the calls that ran, the context's beans
- * they drive, startup-failure messages, and log capture.
+ * they drive, and startup-failure messages.
  */
 final class WheelTimeoutFixtures {
 
@@ -65,36 +61,5 @@ final class WheelTimeoutFixtures {
                     .append('\n');
         }
         return all.toString();
-    }
-
-    /**
-     * Captures what {@link HashedWheelTimer} logs. The core logs through {@code System.Logger},
-     * which the test class path backs with java.util.logging.
-     */
-    static final class TimerLog extends Handler implements AutoCloseable {
-        // Held strongly: java.util.logging keeps its loggers only weakly.
-        private final Logger logger = Logger.getLogger(HashedWheelTimer.class.getName());
-        private final List<LogRecord> records = new CopyOnWriteArrayList<>();
-
-        TimerLog() {
-            logger.addHandler(this);
-        }
-
-        List<LogRecord> records() {
-            return List.copyOf(records);
-        }
-
-        @Override
-        public void publish(LogRecord record) {
-            records.add(record);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {
-            logger.removeHandler(this);
-        }
     }
 }

@@ -14,8 +14,8 @@ import io.wheeltimer.Timer;
 import io.wheeltimer.TimerStats;
 import io.wheeltimer.spring.WheelTimeoutFixtures.Call;
 import io.wheeltimer.spring.WheelTimeoutFixtures.Calls;
-import io.wheeltimer.spring.WheelTimeoutFixtures.TimerLog;
 import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
+import io.wheeltimer.testing.LogCapture;
 import io.wheeltimer.testing.ManualTicker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -660,7 +660,7 @@ class WheelTimeoutTest {
         @Test
         void failureOfAVoidMethodIsCountedAndLogged() {
             runner.withBean(Reminders.class).run(context -> {
-                try (TimerLog log = new TimerLog()) {
+                try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                     context.getBean(Reminders.class).fail("boom-void");
 
                     ticker(context).advance(THIRTY_SECONDS);
@@ -676,7 +676,7 @@ class WheelTimeoutTest {
         @Test
         void failureOfATimeoutMethodIsCountedAndLogged() {
             runner.withBean(Reminders.class).run(context -> {
-                try (TimerLog log = new TimerLog()) {
+                try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                     Timeout timeout = context.getBean(Reminders.class).failWithHandle("boom-timeout");
 
                     ticker(context).advance(THIRTY_SECONDS);
@@ -986,7 +986,7 @@ class WheelTimeoutTest {
         assertThat(calls(context).methods()).containsExactly(method);
     }
 
-    private static void assertFailureLogged(TimerLog log, String description, String message) {
+    private static void assertFailureLogged(LogCapture log, String description, String message) {
         // Filtered by the description: other timers of the JVM may log meanwhile.
         assertThat(log.records())
                 .filteredOn(r -> r.getMessage().contains(description))

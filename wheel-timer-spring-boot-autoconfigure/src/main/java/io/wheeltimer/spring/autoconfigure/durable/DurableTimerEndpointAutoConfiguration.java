@@ -1,0 +1,35 @@
+package io.wheeltimer.spring.autoconfigure.durable;
+
+import io.wheeltimer.jdbc.JdbcDurableTimer;
+import io.wheeltimer.spring.actuate.DurableTimerEndpointContributor;
+import io.wheeltimer.spring.actuate.WheelTimerEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The {@code "durable"} section of the {@code wheeltimer} actuator endpoint, when the actuator is there. */
+@AutoConfiguration(after = DurableTimerAutoConfiguration.class)
+@ConditionalOnClass(
+        value = JdbcDurableTimer.class,
+        name = {
+            "org.springframework.boot.actuate.endpoint.annotation.Endpoint",
+            "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint"
+        })
+@ConditionalOnBean(JdbcDurableTimer.class)
+public final class DurableTimerEndpointAutoConfiguration {
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnAvailableEndpoint(WheelTimerEndpoint.class)
+    static class EndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        DurableTimerEndpointContributor durableTimerEndpointContributor(JdbcDurableTimer durableTimer) {
+            return new DurableTimerEndpointContributor(durableTimer);
+        }
+    }
+}

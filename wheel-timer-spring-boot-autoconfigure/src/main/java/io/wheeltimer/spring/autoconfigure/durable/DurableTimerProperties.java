@@ -1,0 +1,163 @@
+package io.wheeltimer.spring.autoconfigure.durable;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.sql.init.DatabaseInitializationMode;
+
+/**
+ * Settings of the auto-configured {@code durableTimer}, under {@code wheel-timer.durable}. Checked
+ * together at startup by {@link DurableTimerSettings}.
+ */
+@ConfigurationProperties("wheel-timer.durable")
+public class DurableTimerProperties {
+
+    /**
+     * Whether to auto-configure durable timeouts (when the application has a DataSource).
+     */
+    private boolean enabled = true;
+
+    /**
+     * Table of the durable timeouts; the instances' leases are kept in a second table named after
+     * it with the suffix _instances. A plain SQL identifier of at most 50 characters: a letter or
+     * underscore, then letters, digits or underscores.
+     */
+    private String tableName = "wheel_timer_timeouts";
+
+    /**
+     * When to create the tables from the scripts shipped for H2 and PostgreSQL: embedded (only on
+     * an embedded database), always, or never (the tables come from a migration tool).
+     */
+    private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
+
+    /**
+     * How often an instance claims due timeouts and renews its lease. At least 1ms.
+     */
+    private Duration pollInterval = Duration.ofSeconds(1);
+
+    /**
+     * How far ahead of their deadline unheld timeouts are claimed. At least the poll interval.
+     */
+    private Duration lookahead = Duration.ofSeconds(10);
+
+    /**
+     * How long a claim holds without renewal: after it runs out, the other instances take over the
+     * timeouts of an instance that died. More than twice the poll interval.
+     */
+    private Duration lease = Duration.ofSeconds(30);
+
+    /**
+     * Most timeouts claimed in one poll. At least 1.
+     */
+    private int batchSize = 1000;
+
+    /**
+     * Wait before a run that threw is retried. At least 1ms.
+     */
+    private Duration retryDelay = Duration.ofSeconds(10);
+
+    /**
+     * Runs that throw before a timeout is given up (logged at ERROR, counted, kept in the table).
+     * At least 1.
+     */
+    private int maxAttempts = 10;
+
+    /**
+     * Who this instance is in the table's holder column; empty for the host name and a random
+     * suffix. At most 200 characters.
+     */
+    private String instanceId = "";
+
+    /**
+     * Bean name of the HashedWheelTimer that fires the timeouts; empty for the auto-configured
+     * wheelTimer.
+     */
+    private String timer = "";
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getTableName() {
+        return tableName;
+    }
+
+    public void setTableName(String tableName) {
+        this.tableName = tableName;
+    }
+
+    public DatabaseInitializationMode getInitializeSchema() {
+        return initializeSchema;
+    }
+
+    public void setInitializeSchema(DatabaseInitializationMode initializeSchema) {
+        this.initializeSchema = initializeSchema;
+    }
+
+    public Duration getPollInterval() {
+        return pollInterval;
+    }
+
+    public void setPollInterval(Duration pollInterval) {
+        this.pollInterval = pollInterval;
+    }
+
+    public Duration getLookahead() {
+        return lookahead;
+    }
+
+    public void setLookahead(Duration lookahead) {
+        this.lookahead = lookahead;
+    }
+
+    public Duration getLease() {
+        return lease;
+    }
+
+    public void setLease(Duration lease) {
+        this.lease = lease;
+    }
+
+    public int getBatchSize() {
+        return batchSize;
+    }
+
+    public void setBatchSize(int batchSize) {
+        this.batchSize = batchSize;
+    }
+
+    public Duration getRetryDelay() {
+        return retryDelay;
+    }
+
+    public void setRetryDelay(Duration retryDelay) {
+        this.retryDelay = retryDelay;
+    }
+
+    public int getMaxAttempts() {
+        return maxAttempts;
+    }
+
+    public void setMaxAttempts(int maxAttempts) {
+        this.maxAttempts = maxAttempts;
+    }
+
+    public String getInstanceId() {
+        return instanceId;
+    }
+
+    public void setInstanceId(String instanceId) {
+        this.instanceId = instanceId;
+    }
+
+    public String getTimer() {
+        return timer;
+    }
+
+    public void setTimer(String timer) {
+        this.timer = timer;
+    }
+}

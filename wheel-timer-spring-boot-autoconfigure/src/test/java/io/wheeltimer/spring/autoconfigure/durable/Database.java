@@ -1,0 +1,49 @@
+package io.wheeltimer.spring.autoconfigure.durable;
+
+import io.wheeltimer.testing.postgres.EmbeddedPostgresServer;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The databases the Boot tests run against: H2 in memory (embedded, so the tables are created by
+ * default) and a real PostgreSQL, one server for the whole test JVM. Each call of
+ * {@link #newDatabase()} gives a database of its own, as {@code spring.datasource.*} properties.
+ */
+enum Database {
+    H2 {
+        @Override
+        List<String> newDatabase() {
+            // A lock wait long enough for a handler that holds a row while a cancel waits for it.
+            return List.of(
+                    "spring.datasource.url=jdbc:h2:mem:boot" + COUNT.incrementAndGet()
+                            + ";DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=30000",
+                    "spring.datasource.username=sa");
+        }
+    },
+    POSTGRESQL {
+        @Override
+        List<String> newDatabase() {
+            EmbeddedPostgresServer server = server();
+            String url = server.createDatabase("boot" + COUNT.incrementAndGet());
+            // Not an embedded database for Boot: the tables are created only with "always".
+            return List.of(
+                    "spring.datasource.url=" + url,
+                    "spring.datasource.username=" + server.username(),
+                    "wheel-timer.durable.initialize-schema=always");
+        }
+    };
+
+    private static final AtomicInteger COUNT = new AtomicInteger();
+    private static EmbeddedPostgresServer server;
+
+    /** The {@code spring.datasource.*} properties (and what else it needs) of a new, empty database. */
+    abstract List<String> newDatabase();
+
+    /** The PostgreSQL server every test of this JVM shares; closed when the JVM exits. */
+    static synchronized EmbeddedPostgresServer server() {
+        if (server == null) {
+            server = EmbeddedPostgresServer.start();
+        }
+        return server;
+    }
+}

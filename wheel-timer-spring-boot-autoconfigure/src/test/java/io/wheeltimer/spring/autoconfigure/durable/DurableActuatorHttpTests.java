@@ -1,0 +1,101 @@
+package io.wheeltimer.spring.autoconfigure.durable;
+
+import static io.wheeltimer.spring.autoconfigure.durable.DurableTimerAutoConfigurationTest.awaitHolding;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import io.wheeltimer.jdbc.DurableTimerTask;
+import io.wheeltimer.jdbc.JdbcDurableTimer;
+import io.wheeltimer.spring.ActuatorHttp;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The {@code durable} object of {@code GET /actuator/wheeltimer} and the {@code wheelTimerDurable}
+ * health over real HTTP, in a whole Boot application; a subclass per database.
+ */
+abstract class DurableActuatorHttpTests {
+
+    /** The properties of every subclass's {@code @SpringBootTest}. */
+    static final String INSTANCE = "node-a";
+
+    static class Handlers {
+        @DurableTimerTask("order-payment")
+        public void cancelIfUnpaid(String orderId) {}
+
+        @DurableTimerTask("audit")
+        public void audit(String key) {
+            throw new IllegalStateException("audit store full");
+        }
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(Handlers.class)
+    static class App {}
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcDurableTimer timer;
+
+    ActuatorHttp http;
+
+    @BeforeEach
+    void setUp() {
+        http = new ActuatorHttp(port);
+        awaitHolding(timer);
+    }
+
+    @Test
+    void theEndpointShowsTheDurableObject() {
+        timer.schedule("order-payment", "held-1", Duration.ofHours(1));
+        timer.schedule("order-payment", "held-2", Duration.ofHours(2));
+        timer.schedule("audit", "given-up", Duration.ZERO);
+        await().atMost(Duration.ofSeconds(30)).until(() -> timer.failed() == 1);
+
+        HttpResponse<String> response = http.get("/actuator/wheeltimer");
+        assertThat(response.statusCode()).isEqualTo(200);
+        DocumentContext json = JsonPath.parse(response.body());
+        Map<String, Object> root = json.read("$");
+        assertThat(root).containsOnlyKeys("timers", "durable");
+        Map<String, Object> timers = json.read("$.timers");
+        assertThat(timers).containsKey("wheelTimer");
+        Map<String, Object> durable = json.read("$.durable");
+        assertThat(durable.keySet()).containsExactly("instance", "held", "failed", "tasks");
+        assertThat(durable.get("instance")).isEqualTo(INSTANCE);
+        assertThat(durable.get("held")).isEqualTo(2);
+        assertThat(durable.get("failed")).isEqualTo(1);
+        List<String> tasks = json.read("$.durable.tasks");
+        assertThat(tasks).containsExactly("audit", "order-payment");
+
+        timer.cancel("order-payment", "held-1");
+        timer.cancel("order-payment", "held-2");
+    }
+
+    @Test
+    void theHealthIsUpWithInstanceHeldAndLastPoll() {
+        Instant before = timer.lastSuccessfulPoll().orElseThrow();
+        HttpResponse<String> response = http.get("/actuator/health/wheelTimerDurable");
+        assertThat(response.statusCode()).isEqualTo(200);
+        DocumentContext json = JsonPath.parse(response.body());
+        assertThat(json.read("$.status", String.class)).isEqualTo("UP");
+        Map<String, Object> details = json.read("$.details");
+        assertThat(details).containsOnlyKeys("instance", "held", "lastPoll");
+        assertThat(details.get("instance")).isEqualTo(INSTANCE);
+        assertThat(Instant.parse((String) details.get("lastPoll"))).isAfterOrEqualTo(before);
+    }
+}

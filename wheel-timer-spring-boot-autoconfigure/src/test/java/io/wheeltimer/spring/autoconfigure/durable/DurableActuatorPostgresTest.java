@@ -1,0 +1,97 @@
+package io.wheeltimer.spring.autoconfigure.durable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import io.wheeltimer.testing.postgres.EmbeddedPostgresServer;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The actuator views of durable timeouts on PostgreSQL, with a server of this class's own: stopped,
+ * the health goes DOWN after three failed polls and the endpoint still answers; started again, the
+ * health is UP again without a restart of the application.
+ */
+@SpringBootTest(
+        classes = DurableActuatorHttpTests.App.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            DurableApps.WITH_DATA_SOURCE,
+            "management.endpoints.web.exposure.include=wheeltimer,health",
+            "management.endpoint.health.show-details=always",
+            "wheel-timer.durable.initialize-schema=always",
+            "wheel-timer.tick-duration=10ms",
+            "wheel-timer.durable.poll-interval=100ms",
+            "wheel-timer.durable.lookahead=1s",
+            "wheel-timer.durable.lease=1s",
+            "wheel-timer.durable.max-attempts=1",
+            "wheel-timer.durable.instance-id=" + DurableActuatorHttpTests.INSTANCE,
+            // Fail fast while the server is down, rather than wait 30 s for a connection.
+            "spring.datasource.hikari.connection-timeout=500",
+            "spring.datasource.hikari.validation-timeout=250"
+        })
+@DirtiesContext
+class DurableActuatorPostgresTest extends DurableActuatorHttpTests {
+
+    /** Closed by its shutdown hook, after the context: closing it first would leave the context polling a dead server. */
+    private static final EmbeddedPostgresServer server = EmbeddedPostgresServer.start();
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", server::jdbcUrl);
+        registry.add("spring.datasource.username", server::username);
+    }
+
+    @Test
+    void theHealthGoesDownWhileTheDatabaseIsStoppedAndUpAgainAfter() {
+        timer.schedule("order-payment", "survives", Duration.ofHours(1));
+        assertThat(health().read("$.status", String.class)).isEqualTo("UP");
+
+        server.stop();
+        try {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                HttpResponse<String> down = http.get("/actuator/health/wheelTimerDurable");
+                assertThat(down.statusCode()).isEqualTo(503);
+                assertThat(JsonPath.parse(down.body()).read("$.status", String.class))
+                        .isEqualTo("DOWN");
+            });
+            assertThat(timer.failedPollsInARow()).isGreaterThanOrEqualTo(3);
+            DocumentContext details = health();
+            assertThat(details.read("$.details.instance", String.class)).isEqualTo(INSTANCE);
+            assertThat(details.read("$.details.held", Integer.class))
+                    .as("nothing lost")
+                    .isEqualTo(1);
+
+            HttpResponse<String> endpoint = http.get("/actuator/wheeltimer");
+            assertThat(endpoint.statusCode()).isEqualTo(200);
+            Map<String, Object> durable = JsonPath.parse(endpoint.body()).read("$.durable");
+            assertThat(durable).as("failed is not readable now").doesNotContainKey("failed");
+            assertThat(durable.get("held")).isEqualTo(1);
+        } finally {
+            server.startAgain();
+        }
+
+        Instant restarted = Instant.now();
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            DocumentContext up = health();
+            assertThat(up.read("$.status", String.class)).isEqualTo("UP");
+            assertThat(Instant.parse(up.read("$.details.lastPoll", String.class)))
+                    .isAfterOrEqualTo(restarted.minusSeconds(1));
+        });
+        assertThat(timer.find("order-payment", "survives")).isPresent();
+        timer.cancel("order-payment", "survives");
+    }
+
+    private DocumentContext health() {
+        return http.json("/actuator/health/wheelTimerDurable");
+    }
+}

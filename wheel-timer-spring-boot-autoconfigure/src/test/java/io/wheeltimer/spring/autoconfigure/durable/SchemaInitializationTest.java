@@ -1,0 +1,111 @@
+package io.wheeltimer.spring.autoconfigure.durable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.wheeltimer.jdbc.DurableTimerTask;
+import io.wheeltimer.jdbc.JdbcDurableTimer;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.jdbc.BadSqlGrammarException;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * {@code wheel-timer.durable.initialize-schema}: {@code embedded} (the default) creates the tables on
+ * an embedded database only, {@code always} on any, {@code never} on none; the shipped script for the
+ * database's platform runs with the configured table name, and running it again changes nothing.
+ */
+class SchemaInitializationTest {
+
+    static class Handler {
+        @DurableTimerTask("t")
+        public void handle(String key) {}
+    }
+
+    @Test
+    void embeddedCreatesTheTablesOnAnEmbeddedDatabase() {
+        DurableApps.runner(Database.H2).withBean(Handler.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertTablesExist(context, "wheel_timer_timeouts");
+        });
+    }
+
+    @Test
+    void embeddedLeavesAServerDatabaseAlone() {
+        DurableApps.runner(Database.POSTGRESQL)
+                .withBean(Handler.class)
+                .withPropertyValues("wheel-timer.durable.initialize-schema=embedded")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertNoTable(context, "wheel_timer_timeouts");
+                });
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void neverCreatesNothing(Database database) {
+        DurableApps.runner(database)
+                .withBean(Handler.class)
+                .withPropertyValues("wheel-timer.durable.initialize-schema=never")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertNoTable(context, "wheel_timer_timeouts");
+                });
+    }
+
+    @ParameterizedTest
+    @EnumSource(Database.class)
+    void alwaysCreatesTheTablesUnderTheConfiguredNameAndRunsAgainHarmlessly(Database database) {
+        String[] sameDatabase = database.newDatabase().toArray(String[]::new);
+        for (int run = 1; run <= 2; run++) {
+            DurableApps.runner(database)
+                    .withPropertyValues(sameDatabase)
+                    .withBean(Handler.class)
+                    .withPropertyValues(
+                            "wheel-timer.durable.initialize-schema=always",
+                            "wheel-timer.durable.table-name=order_deadlines")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        assertTablesExist(context, "order_deadlines");
+                        assertNoTable(context, "wheel_timer_timeouts");
+                        JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
+                        DurableTimerAutoConfigurationTest.awaitHolding(timer);
+                        timer.schedule("t", "k", Duration.ofHours(1));
+                        assertThat(context.getBean(JdbcTemplate.class)
+                                        .queryForObject("SELECT COUNT(*) FROM order_deadlines", Integer.class))
+                                .isEqualTo(1);
+                    });
+        }
+    }
+
+    @Test
+    void theTableNameReplacesEveryNameMadeFromIt() {
+        String script = "CREATE TABLE IF NOT EXISTS wheel_timer_timeouts (x INT);\n"
+                + "CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_deadline_idx ON wheel_timer_timeouts (x);\n"
+                + "CREATE TABLE IF NOT EXISTS wheel_timer_timeouts_instances (y INT);\n"
+                + "-- not_wheel_timer_timeouts stays\n";
+        assertThat(DurableTimerSchemaInitializer.replaceTableName(script, "deadlines"))
+                .isEqualTo("CREATE TABLE IF NOT EXISTS deadlines (x INT);\n"
+                        + "CREATE INDEX IF NOT EXISTS deadlines_deadline_idx ON deadlines (x);\n"
+                        + "CREATE TABLE IF NOT EXISTS deadlines_instances (y INT);\n"
+                        + "-- not_wheel_timer_timeouts stays\n");
+    }
+
+    private static void assertTablesExist(AssertableApplicationContext context, String table) {
+        JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM " + table + " WHERE failed_at IS NOT NULL", Integer.class))
+                .isZero();
+        assertThat(jdbc.queryForObject(
+                        "SELECT COUNT(*) FROM " + table + "_instances WHERE lease_until < 0", Integer.class))
+                .isZero();
+    }
+
+    private static void assertNoTable(AssertableApplicationContext context, String table) {
+        JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
+        assertThatThrownBy(() -> jdbc.queryForObject("SELECT COUNT(*) FROM " + table, Integer.class))
+                .isInstanceOf(BadSqlGrammarException.class);
+    }
+}
