@@ -1,4 +1,4 @@
-import io.wheeltimer.testing.postgres.EmbeddedPostgresServer;
+import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;

@@ -10,8 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.HashedWheelTimer.State;
-import io.wheeltimer.testing.LogCapture;
 import io.wheeltimer.testing.ManualTicker;
+import io.wheeltimer.testsupport.LogCapture;
 import java.lang.ref.WeakReference;
 import java.lang.reflect.Field;
 import java.time.Duration;

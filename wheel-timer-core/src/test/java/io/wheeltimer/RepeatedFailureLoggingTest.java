@@ -2,8 +2,8 @@ package io.wheeltimer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.wheeltimer.testing.LogCapture;
 import io.wheeltimer.testing.ManualTicker;
+import io.wheeltimer.testsupport.LogCapture;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;

@@ -34,7 +34,7 @@ class StartupLogTest {
             assertThat(jdbc.sql("SELECT MAX(\"version\") FROM \"flyway_schema_history\"")
                             .query(String.class)
                             .single())
-                    .isEqualTo("4");
+                    .isEqualTo("5");
         }
     }
 

@@ -1,8 +1,8 @@
 package io.wheeltimer.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.wheeltimer.testing.CountingDataSource;
-import io.wheeltimer.testing.postgres.EmbeddedPostgresServer;
+import io.wheeltimer.testsupport.CountingDataSource;
+import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -76,6 +76,26 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     /** The default table name, as it is written in the schema scripts. */
     public static final String DEFAULT_TABLE_NAME = "wheel_timer_timeouts";
 
+    // The builder's defaults: the one place they are written (the Spring Boot properties take them).
+
+    /** Default {@link Builder#pollInterval}: 1 s. */
+    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(1);
+
+    /** Default {@link Builder#lookahead}: 10 s. */
+    public static final Duration DEFAULT_LOOKAHEAD = Duration.ofSeconds(10);
+
+    /** Default {@link Builder#lease}: 30 s. */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+
+    /** Default {@link Builder#batchSize}: 1000. */
+    public static final int DEFAULT_BATCH_SIZE = 1000;
+
+    /** Default {@link Builder#retryDelay}: 10 s. */
+    public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(10);
+
+    /** Default {@link Builder#maxAttempts}: 10. */
+    public static final int DEFAULT_MAX_ATTEMPTS = 10;
+
     /** Longest wait in {@link #stop()} for the handlers running at that moment. */
     private static final Duration STOP_WAIT_FOR_HANDLERS = Duration.ofSeconds(10);
 
@@ -124,6 +144,16 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     private Firing firing() {
         return firing;
+    }
+
+    /**
+     * {@code tableName} if {@link Builder#tableName} takes it: for a configuration layer that
+     * creates the table before a timer exists.
+     *
+     * @throws InvalidSettingException if it is not a plain SQL identifier of at most 50 characters
+     */
+    public static String checkTableName(String tableName) {
+        return TimerSettings.tableName(tableName);
     }
 
     /**
@@ -359,12 +389,12 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         private final PlatformTransactionManager transactionManager;
         private final Timer timer;
         private String tableName = DEFAULT_TABLE_NAME;
-        private Duration pollInterval = Duration.ofSeconds(1);
-        private Duration lookahead = Duration.ofSeconds(10);
-        private Duration lease = Duration.ofSeconds(30);
-        private int batchSize = 1000;
-        private Duration retryDelay = Duration.ofSeconds(10);
-        private int maxAttempts = 10;
+        private Duration pollInterval = DEFAULT_POLL_INTERVAL;
+        private Duration lookahead = DEFAULT_LOOKAHEAD;
+        private Duration lease = DEFAULT_LEASE;
+        private int batchSize = DEFAULT_BATCH_SIZE;
+        private Duration retryDelay = DEFAULT_RETRY_DELAY;
+        private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
         private String instanceId;
         private Executor executor;
         private Clock clock = Clock.systemUTC();

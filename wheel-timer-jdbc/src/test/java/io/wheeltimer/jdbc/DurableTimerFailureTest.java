@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timeout;
-import io.wheeltimer.testing.LogCapture;
+import io.wheeltimer.testsupport.LogCapture;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

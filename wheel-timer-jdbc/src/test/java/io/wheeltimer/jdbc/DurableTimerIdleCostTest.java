@@ -3,7 +3,7 @@ package io.wheeltimer.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.wheeltimer.testing.CountingDataSource;
+import io.wheeltimer.testsupport.CountingDataSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.wheeltimer.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.wheeltimer.testing.postgres.EmbeddedPostgresServer;
+import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,9 @@ package io.wheeltimer.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.wheeltimer.jdbc.JdbcDurableTimer;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,22 +31,29 @@ class ConfigurationMetadataTest {
             "wheel-timer.lettuce.enabled",
             "management.health.wheeltimer.enabled");
 
-    /** Each durable-timeouts key and the default its metadata shows. */
+    /**
+     * Each durable-timeouts key and the default its metadata shows: the library builder's own, which
+     * the properties take (the metadata's copy, for the IDE, is held to them here).
+     */
     private static final Map<String, Object> DURABLE_KEYS = new LinkedHashMap<>();
 
     static {
         DURABLE_KEYS.put("wheel-timer.durable.enabled", true);
-        DURABLE_KEYS.put("wheel-timer.durable.table-name", "wheel_timer_timeouts");
+        DURABLE_KEYS.put("wheel-timer.durable.table-name", JdbcDurableTimer.DEFAULT_TABLE_NAME);
         DURABLE_KEYS.put("wheel-timer.durable.initialize-schema", "embedded");
-        DURABLE_KEYS.put("wheel-timer.durable.poll-interval", "1s");
-        DURABLE_KEYS.put("wheel-timer.durable.lookahead", "10s");
-        DURABLE_KEYS.put("wheel-timer.durable.lease", "30s");
-        DURABLE_KEYS.put("wheel-timer.durable.batch-size", 1000);
-        DURABLE_KEYS.put("wheel-timer.durable.retry-delay", "10s");
-        DURABLE_KEYS.put("wheel-timer.durable.max-attempts", 10);
+        DURABLE_KEYS.put("wheel-timer.durable.poll-interval", seconds(JdbcDurableTimer.DEFAULT_POLL_INTERVAL));
+        DURABLE_KEYS.put("wheel-timer.durable.lookahead", seconds(JdbcDurableTimer.DEFAULT_LOOKAHEAD));
+        DURABLE_KEYS.put("wheel-timer.durable.lease", seconds(JdbcDurableTimer.DEFAULT_LEASE));
+        DURABLE_KEYS.put("wheel-timer.durable.batch-size", JdbcDurableTimer.DEFAULT_BATCH_SIZE);
+        DURABLE_KEYS.put("wheel-timer.durable.retry-delay", seconds(JdbcDurableTimer.DEFAULT_RETRY_DELAY));
+        DURABLE_KEYS.put("wheel-timer.durable.max-attempts", JdbcDurableTimer.DEFAULT_MAX_ATTEMPTS);
         DURABLE_KEYS.put("wheel-timer.durable.instance-id", "");
         DURABLE_KEYS.put("wheel-timer.durable.timer", "");
         DURABLE_KEYS.put("management.health.wheeltimerdurable.enabled", true);
+    }
+
+    private static String seconds(Duration duration) {
+        return duration.toSeconds() + "s";
     }
 
     @Test

@@ -30,9 +30,9 @@ class StartupFailureReportTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "wheel-timer.tick-duration    | 500us          | at least 1ms",
-                "wheel-timer.tick-duration    | 0ms            | at least 1ms",
-                "wheel-timer.tick-duration    | fast           | a duration of at least 1ms, such as 1ms, 100ms, 1s or PT0.1S",
+                "wheel-timer.tick-duration    | 0ms            | must be positive",
+                "wheel-timer.tick-duration    | -1s            | must be positive",
+                "wheel-timer.tick-duration    | fast           | a positive duration, such as 1ms, 100ms, 1s or PT0.1S",
                 "wheel-timer.ticks-per-wheel  | 0              | from 1 to 1073741824",
                 "wheel-timer.ticks-per-wheel  | -4             | from 1 to 1073741824",
                 "wheel-timer.ticks-per-wheel  | 1073741825     | from 1 to 1073741824",

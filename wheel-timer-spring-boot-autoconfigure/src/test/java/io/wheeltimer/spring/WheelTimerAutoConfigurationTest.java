@@ -65,6 +65,14 @@ class WheelTimerAutoConfigurationTest {
     }
 
     @Test
+    void aTickUnderOneMillisecondIsRaisedToOneMillisecondAsTheCoreAndNettyDo() {
+        runner.withPropertyValues("wheel-timer.tick-duration=500us").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(HashedWheelTimer.class).tickDuration()).isEqualTo(Duration.ofMillis(1));
+        });
+    }
+
+    @Test
     void backsOffWhenTheApplicationDefinesItsOwnTimer() {
         runner.withUserConfiguration(UserTimer.class).run(context -> {
             assertThat(context).hasSingleBean(Timer.class).doesNotHaveBean("wheelTimer");

@@ -38,8 +38,6 @@ import org.springframework.context.annotation.Scope;
 @EnableConfigurationProperties(WheelTimerProperties.class)
 public final class WheelTimerAutoConfiguration {
 
-    private static final Duration MIN_TICK = Duration.ofMillis(1);
-
     /** Only this context's: a post-processor in a parent context does not process this one's beans. */
     @Bean
     @ConditionalOnMissingBean(search = SearchStrategy.CURRENT)
@@ -120,11 +118,13 @@ public final class WheelTimerAutoConfiguration {
 
         private static Duration tickDuration(WheelTimerProperties properties) {
             Duration tick = properties.getTickDuration();
-            if (tick == null || tick.compareTo(MIN_TICK) < 0) {
+            // The core's rule, Netty's: a tick under 1 ms is raised to 1 ms with a warning.
+            if (tick == null || tick.isNegative() || tick.isZero()) {
                 throw new InvalidConfigurationPropertyValueException(
                         "wheel-timer.tick-duration",
                         tick,
-                        "must be at least 1ms (a duration such as 1ms, 100ms, 1s or PT0.1S)");
+                        "must be positive (a duration such as 1ms, 100ms, 1s or PT0.1S; under 1ms is raised to"
+                                + " 1ms, as Netty's HashedWheelTimer does)");
             }
             return tick;
         }

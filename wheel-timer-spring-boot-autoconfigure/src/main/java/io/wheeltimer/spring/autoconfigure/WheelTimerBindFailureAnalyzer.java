@@ -25,7 +25,7 @@ class WheelTimerBindFailureAnalyzer extends AbstractFailureAnalyzer<BindExceptio
     private static final String DURATION = "a duration such as 100ms, 1s or PT0.1S";
 
     private static final Map<String, String> ALLOWED = Map.of(
-            "wheel-timer.tick-duration", "a duration of at least 1ms, such as 1ms, 100ms, 1s or PT0.1S",
+            "wheel-timer.tick-duration", "a positive duration, such as 1ms, 100ms, 1s or PT0.1S",
             "wheel-timer.ticks-per-wheel", "a whole number from 1 to 1073741824 (2^30)",
             "wheel-timer.shutdown.await-termination-period", "a duration of 0s or more, such as 0s, 500ms or PT30S");
 

@@ -15,7 +15,8 @@ public class WheelTimerProperties {
     private boolean enabled = true;
 
     /**
-     * Length of one tick: the precision of the timer. At least 1ms.
+     * Length of one tick: the precision of the timer. Positive; a tick under 1ms is raised to 1ms,
+     * with a warning, as Netty's HashedWheelTimer does.
      */
     private Duration tickDuration = Duration.ofMillis(100);
 

@@ -108,7 +108,6 @@ public final class DurableTimerAutoConfiguration {
             ObjectProvider<DurableTimerListener> listeners,
             ObjectProvider<DurableTimerBuilderCustomizer> customizers) {
         schemaInitializer.ifAvailable(initializer -> {}); // the table before the timer, even without Boot's ordering
-        DurableTimerSettings.check(properties);
         String timerName = timerName(properties, beanFactory);
         Timer timer = beanFactory.getBean(timerName, Timer.class);
         JdbcDurableTimer.Builder builder =
@@ -121,7 +120,7 @@ public final class DurableTimerAutoConfiguration {
         }
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        return builder.build();
+        return DurableTimerSettings.build(builder);
     }
 
     @Bean

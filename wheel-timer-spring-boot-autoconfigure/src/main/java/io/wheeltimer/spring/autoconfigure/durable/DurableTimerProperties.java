@@ -1,5 +1,6 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
+import io.wheeltimer.jdbc.JdbcDurableTimer;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
@@ -21,7 +22,7 @@ public class DurableTimerProperties {
      * it with the suffix _instances. A plain SQL identifier of at most 50 characters: a letter or
      * underscore, then letters, digits or underscores.
      */
-    private String tableName = "wheel_timer_timeouts";
+    private String tableName = JdbcDurableTimer.DEFAULT_TABLE_NAME;
 
     /**
      * When to create the tables from the scripts shipped for H2 and PostgreSQL: embedded (only on
@@ -32,34 +33,34 @@ public class DurableTimerProperties {
     /**
      * How often an instance claims due timeouts and renews its lease. At least 1ms.
      */
-    private Duration pollInterval = Duration.ofSeconds(1);
+    private Duration pollInterval = JdbcDurableTimer.DEFAULT_POLL_INTERVAL;
 
     /**
      * How far ahead of their deadline unheld timeouts are claimed. At least the poll interval.
      */
-    private Duration lookahead = Duration.ofSeconds(10);
+    private Duration lookahead = JdbcDurableTimer.DEFAULT_LOOKAHEAD;
 
     /**
      * How long a claim holds without renewal: after it runs out, the other instances take over the
      * timeouts of an instance that died. More than twice the poll interval.
      */
-    private Duration lease = Duration.ofSeconds(30);
+    private Duration lease = JdbcDurableTimer.DEFAULT_LEASE;
 
     /**
      * Most timeouts claimed in one poll. At least 1.
      */
-    private int batchSize = 1000;
+    private int batchSize = JdbcDurableTimer.DEFAULT_BATCH_SIZE;
 
     /**
      * Wait before a run that threw is retried. At least 1ms.
      */
-    private Duration retryDelay = Duration.ofSeconds(10);
+    private Duration retryDelay = JdbcDurableTimer.DEFAULT_RETRY_DELAY;
 
     /**
      * Runs that throw before a timeout is given up (logged at ERROR, counted, kept in the table).
      * At least 1.
      */
-    private int maxAttempts = 10;
+    private int maxAttempts = JdbcDurableTimer.DEFAULT_MAX_ATTEMPTS;
 
     /**
      * Who this instance is in the table's holder column; empty for the host name and a random

@@ -1,6 +1,6 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
-import io.wheeltimer.testing.postgres.EmbeddedPostgresServer;
+import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import io.wheeltimer.testing.postgres.EmbeddedPostgresServer;
+import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;

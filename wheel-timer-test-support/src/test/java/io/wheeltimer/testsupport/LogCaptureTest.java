@@ -1,4 +1,4 @@
-package io.wheeltimer.testing;
+package io.wheeltimer.testsupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

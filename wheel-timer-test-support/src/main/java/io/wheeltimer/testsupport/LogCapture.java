@@ -1,4 +1,4 @@
-package io.wheeltimer.testing;
+package io.wheeltimer.testsupport;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,4 +1,4 @@
-package io.wheeltimer.testing;
+package io.wheeltimer.testsupport;
 
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationHandler;

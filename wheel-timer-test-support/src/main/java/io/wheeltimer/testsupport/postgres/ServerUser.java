@@ -1,4 +1,4 @@
-package io.wheeltimer.testing.postgres;
+package io.wheeltimer.testsupport.postgres;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.wheeltimer.testing.postgres;
+package io.wheeltimer.testsupport.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.wheeltimer.testing.postgres;
+package io.wheeltimer.testsupport.postgres;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
