@@ -58,6 +58,13 @@ abstract class Dialect {
     /** Deletes the pending row of (task, key); its version, or empty when none was pending. */
     abstract Optional<Long> deletePending(String task, String key);
 
+    /**
+     * Lets go of every row {@code instance} holds, but those a run has locked (a handler still
+     * running): the release never waits for a handler; a row it skips is deleted by its run's
+     * commit, or, if that run fails, taken over when the lease runs out.
+     */
+    abstract int releaseAll(String instance);
+
     /** Writes the lease of {@code instance} to run until {@code leaseUntil}, inserting its row the first time. */
     abstract void upsertLease(String instance, long leaseUntil);
 

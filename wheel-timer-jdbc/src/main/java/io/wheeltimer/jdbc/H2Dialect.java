@@ -1,10 +1,11 @@
 package io.wheeltimer.jdbc;
 
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.springframework.dao.CannotAcquireLockException;
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -19,6 +20,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class H2Dialect extends Dialect {
 
+    /** H2's error code for a lock wait that ran out. */
+    private static final int LOCK_TIMEOUT_ERROR = 50200;
+
     /** How long an application's call keeps waiting for a row that a run holds locked. */
     private static final long LOCK_WAIT_NANOS = TimeUnit.MINUTES.toNanos(10);
 
@@ -26,6 +30,7 @@ final class H2Dialect extends Dialect {
     private final String deletePending;
     private final String upsertLease;
     private final String setHolder;
+    private final String releaseAll;
 
     H2Dialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
         super(calls, bounded, table);
@@ -41,6 +46,8 @@ final class H2Dialect extends Dialect {
                 + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL)";
         this.upsertLease = "MERGE INTO " + instances + " (instance_id, lease_until) KEY (instance_id) VALUES (?, ?)";
         this.setHolder = "UPDATE " + table + " SET holder = ? WHERE task = ? AND timeout_key = ?";
+        this.releaseAll = "UPDATE " + table + " SET holder = NULL WHERE holder = ? AND (task, timeout_key) IN"
+                + " (SELECT task, timeout_key FROM " + table + " WHERE holder = ? FOR UPDATE SKIP LOCKED)";
     }
 
     @Override
@@ -68,6 +75,11 @@ final class H2Dialect extends Dialect {
     Optional<Long> deletePending(String task, String key) {
         return waitingForLocks(() -> calls.queryForList(deletePending, Long.class, task, key).stream()
                 .findFirst());
+    }
+
+    @Override
+    int releaseAll(String instance) {
+        return bounded.update(releaseAll, instance, instance);
     }
 
     @Override
@@ -99,11 +111,21 @@ final class H2Dialect extends Dialect {
         while (true) {
             try {
                 return call.get();
-            } catch (CannotAcquireLockException e) {
-                if (System.nanoTime() - end > 0) {
+            } catch (DataAccessException e) {
+                if (!isLockTimeout(e) || System.nanoTime() - end > 0) {
                     throw e;
                 }
             }
         }
+    }
+
+    /** H2's "Timeout trying to lock table" (error 50200), whichever exception Spring made of it. */
+    private static boolean isLockTimeout(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getErrorCode() == LOCK_TIMEOUT_ERROR) {
+                return true;
+            }
+        }
+        return false;
     }
 }

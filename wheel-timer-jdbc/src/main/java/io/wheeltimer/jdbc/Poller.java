@@ -143,7 +143,7 @@ final class Poller {
             if (first) {
                 transactions.template().executeWithoutResult(status -> t.deleteExpiredLeases(now - leaseMillis));
                 housekeepingDone = true;
-            } else if (++polls % pollsPerUnhandledCount == 1) {
+            } else if (polls++ % pollsPerUnhandledCount == 0) {
                 logUnhandled(t); // from the second poll on, hourly: not at startup with the rest
             }
             transactions.template().executeWithoutResult(status -> t.renewLease(instanceId, now + leaseMillis));

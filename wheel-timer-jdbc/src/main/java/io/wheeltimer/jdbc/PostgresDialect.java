@@ -10,6 +10,7 @@ final class PostgresDialect extends Dialect {
     private final String upsertTimeout;
     private final String deletePending;
     private final String upsertLease;
+    private final String releaseAll;
 
     PostgresDialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
         super(calls, bounded, table);
@@ -24,6 +25,9 @@ final class PostgresDialect extends Dialect {
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL RETURNING version";
         this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
                 + " ON CONFLICT (instance_id) DO UPDATE SET lease_until = EXCLUDED.lease_until";
+        this.releaseAll = "UPDATE " + table + " t SET holder = NULL FROM (SELECT task, timeout_key FROM " + table
+                + " WHERE holder = ? FOR UPDATE SKIP LOCKED) mine WHERE t.task = mine.task"
+                + " AND t.timeout_key = mine.timeout_key";
     }
 
     @Override
@@ -40,6 +44,11 @@ final class PostgresDialect extends Dialect {
     @Override
     Optional<Long> deletePending(String task, String key) {
         return calls.queryForList(deletePending, Long.class, task, key).stream().findFirst();
+    }
+
+    @Override
+    int releaseAll(String instance) {
+        return bounded.update(releaseAll, instance);
     }
 
     @Override

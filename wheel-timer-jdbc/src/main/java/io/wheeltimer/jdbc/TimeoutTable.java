@@ -55,7 +55,6 @@ final class TimeoutTable {
     private final String giveUp;
     private final String release;
     private final String countFailed;
-    private final String releaseAll;
     private final String deleteLease;
     private final String deleteExpiredLeases;
 
@@ -76,7 +75,6 @@ final class TimeoutTable {
                 + " SET attempts = ?, last_error = ?, failed_at = ?, due_at = NULL, holder = NULL" + held;
         this.release = "UPDATE " + table + " SET holder = NULL" + held;
         this.countFailed = "SELECT COUNT(*) FROM " + table + " WHERE failed_at IS NOT NULL";
-        this.releaseAll = "UPDATE " + table + " SET holder = NULL WHERE holder = ?";
         this.deleteLease = "DELETE FROM " + dialect.instances + " WHERE instance_id = ?";
         this.deleteExpiredLeases = "DELETE FROM " + dialect.instances + " WHERE lease_until < ?";
     }
@@ -246,9 +244,9 @@ final class TimeoutTable {
                 : dialect.claim(instance, dueBefore, now, healBefore, tasks, limit);
     }
 
-    /** Lets go of every timeout {@code instance} holds, so that any instance may claim them. */
+    /** Lets go of every timeout {@code instance} holds but those running, so that any instance may claim them. */
     int releaseAll(String instance) {
-        return bounded.update(releaseAll, instance);
+        return dialect.releaseAll(instance);
     }
 
     void deleteLease(String instance) {

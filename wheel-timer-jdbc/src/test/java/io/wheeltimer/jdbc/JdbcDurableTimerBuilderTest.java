@@ -189,6 +189,22 @@ class JdbcDurableTimerBuilderTest {
     }
 
     @Test
+    void aDurationBeyondAYearIsRefusedBeforeItCanOverflowADeadline() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> builder().lookahead(Duration.ofDays(366)))
+                .isInstanceOf(InvalidSettingException.class)
+                .withMessage("lookahead is 31622400s; it must be at most 365 days (8760h)");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> builder().lease(Duration.ofSeconds(Long.MAX_VALUE)))
+                .withMessageContaining("at most 365 days");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> builder().retryDelay(Duration.ofDays(400)))
+                .withMessageContaining("at most 365 days");
+        assertThat(builder().lookahead(Duration.ofDays(365)).lease(Duration.ofDays(365)))
+                .isNotNull();
+    }
+
+    @Test
     void aTransactionManagerOfAnotherDataSourceFailsTheBuildNamingBoth() {
         DataSource other = new DriverManagerDataSource("jdbc:h2:mem:other");
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -21,6 +22,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 
@@ -137,7 +140,17 @@ class DurableTimerAutoConfigurationTest {
         assertThat(defaults.getMaxAttempts()).isEqualTo(10);
         assertThat(defaults.getInstanceId()).isEmpty();
         assertThat(defaults.getTimer()).isEmpty();
-        DurableTimerSettings.check(defaults);
+        // The builder takes them as they are.
+        DataSource unused = new DriverManagerDataSource("jdbc:h2:mem:defaults");
+        HashedWheelTimer wheel = new HashedWheelTimer();
+        try {
+            assertThat(DurableTimerSettings.build(DurableTimerSettings.apply(
+                            defaults,
+                            JdbcDurableTimer.builder(unused, new DataSourceTransactionManager(unused), wheel))))
+                    .isNotNull();
+        } finally {
+            wheel.stop();
+        }
     }
 
     @Test
