@@ -31,7 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
             "wheel-timer.durable.initialize-schema=always",
             "wheel-timer.tick-duration=10ms",
             "wheel-timer.durable.poll-interval=100ms",
-            "wheel-timer.durable.lookahead=1s",
+            "wheel-timer.durable.lookahead=3h",
             "wheel-timer.durable.lease=1s",
             "wheel-timer.durable.max-attempts=1",
             "wheel-timer.durable.instance-id=" + DurableActuatorHttpTests.INSTANCE,

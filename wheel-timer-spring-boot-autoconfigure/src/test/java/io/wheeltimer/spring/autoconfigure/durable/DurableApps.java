@@ -26,11 +26,14 @@ final class DurableApps {
             WheelTimerAutoConfiguration.class,
             DurableTimerAutoConfiguration.class);
 
-    /** A 10 ms wheel; poll every 100 ms, claim 1 s ahead, a 1 s lease, retry after 200 ms. */
+    /**
+     * A 10 ms wheel; poll every 100 ms, a 1 s lease, retry after 200 ms; a 3 h lookahead, so that what a
+     * test schedules hours ahead is held by the instance that scheduled it.
+     */
     static final String[] FAST = {
         "wheel-timer.tick-duration=10ms",
         "wheel-timer.durable.poll-interval=100ms",
-        "wheel-timer.durable.lookahead=1s",
+        "wheel-timer.durable.lookahead=3h",
         "wheel-timer.durable.lease=1s",
         "wheel-timer.durable.retry-delay=200ms"
     };

@@ -34,26 +34,37 @@ class SchemaInitializationTest {
     }
 
     @Test
-    void embeddedLeavesAServerDatabaseAlone() {
+    void embeddedLeavesAServerDatabaseAloneAndTheStartNamesTheMissingTableAndTheFix() {
         DurableApps.runner(Database.POSTGRESQL)
+                .withPropertyValues(Database.POSTGRESQL.newDatabase().toArray(String[]::new))
                 .withBean(Handler.class)
                 .withPropertyValues("wheel-timer.durable.initialize-schema=embedded")
-                .run(context -> {
-                    assertThat(context).hasNotFailed();
-                    assertNoTable(context, "wheel_timer_timeouts");
-                });
+                .run(context -> assertMissingTableStopsTheStart(context, "postgresql"));
     }
 
     @ParameterizedTest
     @EnumSource(Database.class)
-    void neverCreatesNothing(Database database) {
+    void neverCreatesNothingAndTheStartNamesTheMissingTableAndTheFix(Database database) {
         DurableApps.runner(database)
+                .withPropertyValues(database.newDatabase().toArray(String[]::new))
                 .withBean(Handler.class)
                 .withPropertyValues("wheel-timer.durable.initialize-schema=never")
-                .run(context -> {
-                    assertThat(context).hasNotFailed();
-                    assertNoTable(context, "wheel_timer_timeouts");
-                });
+                .run(context ->
+                        assertMissingTableStopsTheStart(context, database == Database.H2 ? "h2" : "postgresql"));
+    }
+
+    /** A missing table fails the start, not every schedule later: the report names it and the fix. */
+    private static void assertMissingTableStopsTheStart(AssertableApplicationContext context, String scripts) {
+        assertThat(context).hasFailed();
+        Throwable failure = context.getStartupFailure();
+        while (failure != null && !(failure instanceof IllegalStateException)) {
+            failure = failure.getCause();
+        }
+        assertThat(failure)
+                .as("the durable timer's report in %s", context.getStartupFailure())
+                .hasMessageContaining("table wheel_timer_timeouts does not exist")
+                .hasMessageContaining("io/wheeltimer/jdbc/schema-" + scripts + ".sql")
+                .hasMessageContaining("wheel-timer.durable.initialize-schema=always");
     }
 
     @ParameterizedTest
@@ -84,12 +95,12 @@ class SchemaInitializationTest {
     @Test
     void theTableNameReplacesEveryNameMadeFromIt() {
         String script = "CREATE TABLE IF NOT EXISTS wheel_timer_timeouts (x INT);\n"
-                + "CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_deadline_idx ON wheel_timer_timeouts (x);\n"
+                + "CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_due_idx ON wheel_timer_timeouts (x);\n"
                 + "CREATE TABLE IF NOT EXISTS wheel_timer_timeouts_instances (y INT);\n"
                 + "-- not_wheel_timer_timeouts stays\n";
         assertThat(DurableTimerSchemaInitializer.replaceTableName(script, "deadlines"))
                 .isEqualTo("CREATE TABLE IF NOT EXISTS deadlines (x INT);\n"
-                        + "CREATE INDEX IF NOT EXISTS deadlines_deadline_idx ON deadlines (x);\n"
+                        + "CREATE INDEX IF NOT EXISTS deadlines_due_idx ON deadlines (x);\n"
                         + "CREATE TABLE IF NOT EXISTS deadlines_instances (y INT);\n"
                         + "-- not_wheel_timer_timeouts stays\n");
     }
