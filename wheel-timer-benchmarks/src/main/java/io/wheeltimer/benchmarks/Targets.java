@@ -78,6 +78,7 @@ final class Targets {
 
     enum Comparison {
         AT_LEAST(">=", "≥"),
+        ABOVE(">", ">"),
         AT_MOST("<=", "≤"),
         BELOW("<", "<"),
         EQUAL("==", "=");
@@ -97,12 +98,13 @@ final class Targets {
                 }
             }
             throw new IllegalArgumentException(
-                    RESOURCE + " line " + line + ": comparison " + code + ", where >=, <=, < or == is allowed");
+                    RESOURCE + " line " + line + ": comparison " + code + ", where >=, >, <=, < or == is allowed");
         }
 
         boolean holds(double measured, double threshold) {
             return switch (this) {
                 case AT_LEAST -> measured >= threshold;
+                case ABOVE -> measured > threshold;
                 case AT_MOST -> measured <= threshold;
                 case BELOW -> measured < threshold;
                 case EQUAL -> measured == threshold;

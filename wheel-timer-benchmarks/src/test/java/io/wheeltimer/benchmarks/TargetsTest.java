@@ -14,6 +14,7 @@ class TargetsTest {
         Targets targets = Targets.parse(HEADER
                 + "faster\t>=\t1.5\tthroughput: {op} {threshold} × Netty\n"
                 + "smaller\t<=\t1/10\tbytes: {op} {threshold} of Netty's ({netty})\n"
+                + "ahead\t>\t1\tthroughput: ahead of Spring ({op} {threshold} ×)\n"
                 + "idle\t<\t0.1\tidle: {op} {threshold}\n"
                 + "none\t==\t0\tearly: {threshold}\n");
 
@@ -28,6 +29,11 @@ class TargetsTest {
         assertThat(smaller.met(6, 58)).isFalse();
         assertThat(smaller.thresholdDecimal()).isEqualTo("0.1");
         assertThat(smaller.text("netty", "58.0")).isEqualTo("bytes: ≤ 1/10 of Netty's (58.0)");
+
+        Targets.Target ahead = targets.get("ahead");
+        assertThat(ahead.met(1.01)).isTrue();
+        assertThat(ahead.met(1)).as("level is not ahead").isFalse();
+        assertThat(ahead.text()).isEqualTo("throughput: ahead of Spring (> 1 ×)");
 
         assertThat(targets.get("idle").met(0.1)).isFalse();
         assertThat(targets.get("idle").met(0.09)).isTrue();
@@ -62,7 +68,7 @@ class TargetsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("line 3")
                 .hasMessageContaining("comparison =>")
-                .hasMessageContaining(">=, <=, < or ==");
+                .hasMessageContaining(">=, >, <=, < or ==");
         assertThatThrownBy(() -> Targets.parse(HEADER + "t\t>=\t1\n"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("line 3")
@@ -88,5 +94,11 @@ class TargetsTest {
         assertThat(targets.get("in-flight").threshold()).isEqualTo(1.3);
         assertThat(targets.get("time-limit-bytes").threshold()).isEqualTo(1.0 / 3);
         assertThat(targets.get("durable-p99").text()).isEqualTo("lateness p99 ≤ 50 ms");
+        assertThat(targets.get("heartbeat-throughput-1").comparison()).isEqualTo(Targets.Comparison.ABOVE);
+        assertThat(targets.get("heartbeat-throughput-1").threshold()).isEqualTo(1);
+        assertThat(targets.get("heartbeat-throughput-2").comparison()).isEqualTo(Targets.Comparison.AT_LEAST);
+        assertThat(targets.get("heartbeat-throughput-2").threshold()).isEqualTo(3);
+        assertThat(targets.get("heartbeat-bytes").comparison()).isEqualTo(Targets.Comparison.AT_MOST);
+        assertThat(targets.get("heartbeat-bytes").threshold()).isEqualTo(1);
     }
 }

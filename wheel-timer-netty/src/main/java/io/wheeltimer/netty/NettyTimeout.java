@@ -54,9 +54,22 @@ final class NettyTimeout implements Timeout, io.wheeltimer.TimerTask {
         return scheduled.isCancelled();
     }
 
+    /** As Netty's timer: a winning cancel tells the Netty task, after this returns, on the wheel's thread. */
     @Override
     public boolean cancel() {
-        return scheduled.cancel(); // the wheel calls cancelled() below when it wins
+        if (!scheduled.cancel()) { // the wheel calls cancelled() below when it wins
+            return false;
+        }
+        view.sendCancelled(this);
+        return true;
+    }
+
+    /**
+     * Cancels for the view's {@code stop()}, without telling the Netty task: Netty's own {@code
+     * stop()} returns the timeouts it cancels and never calls their tasks' {@code cancelled}.
+     */
+    boolean cancelForStop() {
+        return scheduled.cancel();
     }
 
     /** The wheel runs the timeout: it has left the view's pending set before the Netty task starts. */
@@ -67,6 +80,11 @@ final class NettyTimeout implements Timeout, io.wheeltimer.TimerTask {
         task.run(this);
     }
 
+    /**
+     * The wheel cancelled the timeout, for {@link #cancel()}, the view's stop or the shared timer's:
+     * it leaves the view's pending set. The Netty task is told only for {@link #cancel()}; a stop,
+     * as Netty's, returns the timeouts it cancelled and does not tell their tasks.
+     */
     @Override
     public void cancelled(io.wheeltimer.Timeout timeout) {
         scheduled = timeout;

@@ -17,12 +17,20 @@ import java.util.Objects;
  * worker thread unless it was given a task executor, so a Netty task must be as short as on
  * Netty's timer.
  *
+ * <p>A task's {@link io.netty.util.TimerTask#cancelled} is called as Netty's timer calls it: once
+ * for the {@code cancel()} that won, after that call returned, on the timer's thread (here, where
+ * the wheel runs its tasks); never for a timeout whose task ran. An exception it throws is logged
+ * at WARNING and goes no further.
+ *
  * <p>{@link io.netty.util.Timer#stop()} stops the view only: it cancels and returns the timeouts
- * made through that view whose task never started, and from then on the view's {@code newTimeout}
+ * made through that view whose task never started, without calling their tasks' {@code
+ * cancelled} (nor does Netty's own {@code stop()}), and from then on the view's {@code newTimeout}
  * throws {@link IllegalStateException}. The shared timer, and every other view of it, keep
  * running; stopping the shared timer is its owner's job, and cancels the views' timeouts with the
- * rest. Costs per timeout, besides the wheel's own: one small object (the Netty timeout, which is
- * also the wheel's task) and an entry in the view's concurrent set of timeouts not yet run.
+ * rest, likewise untold. Costs per timeout, besides the wheel's own: one small object (the Netty
+ * timeout, which is also the wheel's task) and an entry in the view's concurrent set of timeouts
+ * not yet run; a cancel costs one more wheel timeout, the notice, only if the task overrides
+ * {@code cancelled}.
  */
 public final class NettyTimer {
 

@@ -44,7 +44,7 @@ final class NettyTimerView implements io.netty.util.Timer {
             // stop() raced this call and may have looked at the set before the add: cancel it here
             // and refuse, unless stop() (or its task) got to it first, in which case it is already
             // in the set stop() returns (or has run) and this call succeeded.
-            if (timeout.cancel()) {
+            if (timeout.cancelForStop()) {
                 throw new IllegalStateException("cannot be started once stopped");
             }
         }
@@ -52,19 +52,25 @@ final class NettyTimerView implements io.netty.util.Timer {
     }
 
     /**
-     * Cancels the timeouts made through this view that never ran and returns them; the shared
-     * timer keeps running, and a second call returns an empty set.
+     * Cancels the timeouts made through this view that never ran and returns them, without calling
+     * their tasks' {@code cancelled}, as Netty's own {@code stop()}; the shared timer keeps running,
+     * and a second call returns an empty set.
      */
     @Override
     public Set<Timeout> stop() {
         stopped = true;
         Set<Timeout> cancelled = new HashSet<>();
         for (NettyTimeout timeout : unrun) {
-            if (timeout.cancel()) { // false if its task started meanwhile
+            if (timeout.cancelForStop()) { // false if its task started meanwhile
                 cancelled.add(timeout);
             }
         }
         return Collections.unmodifiableSet(cancelled);
+    }
+
+    /** A caller's cancel of {@code timeout} won: its task is told on the shared timer's thread. */
+    void sendCancelled(NettyTimeout timeout) {
+        CancelledNotice.send(timer, timeout);
     }
 
     /** The timeout is about to run, or was cancelled: it is no longer the view's to stop. */

@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -102,32 +103,66 @@ class WheelTaskSchedulerAutoConfigurationTest {
     }
 
     /**
-     * With {@code @EnableScheduling}, Boot still creates its {@code taskScheduler}; it alone runs
-     * {@code @Scheduled} methods, and a plain {@code TaskScheduler} injection point still gets it.
+     * With {@code @EnableScheduling}, Boot still creates its {@code taskScheduler}. Beside it, this
+     * one's own type and its name get this one; a plain {@code TaskScheduler}, a lookup by type
+     * (as {@code @Scheduled}'s) and the {@code @Scheduled} methods get Boot's.
      */
     @Test
-    void bootsTaskSchedulerStillServesScheduledMethodsAndPlainInjection() {
-        runner.withUserConfiguration(ScheduledJobs.class).run(context -> {
-            assertThat(context).hasBean("taskScheduler").hasBean("wheelTaskScheduler");
-            Object taskScheduler = context.getBean("taskScheduler");
-            assertThat(taskScheduler).isInstanceOf(ThreadPoolTaskScheduler.class);
-            assertThat(context.getBean(TaskScheduler.class)).isSameAs(taskScheduler);
-            assertThat(context.getBean(ScheduledJobs.class).injected).isSameAs(taskScheduler);
+    void withBootsTaskSchedulerItsTypeAndNameGetItAndAPlainTaskSchedulerGetsBoots() {
+        runner.withUserConfiguration(ScheduledJobs.class)
+                .withBean(SchedulerFields.class)
+                .run(context -> {
+                    Object bootsScheduler = context.getBean("taskScheduler");
+                    assertThat(bootsScheduler).isInstanceOf(ThreadPoolTaskScheduler.class);
+                    SchedulerFields fields = context.getBean(SchedulerFields.class);
+                    assertThat(fields.byType).isSameAs(scheduler(context));
+                    assertThat(fields.byName).isSameAs(scheduler(context));
+                    assertThat(fields.plain).isSameAs(bootsScheduler);
+                    assertThat(fields.provider.getIfUnique()).isSameAs(bootsScheduler);
+                    assertThat(context.getBean(TaskScheduler.class)).isSameAs(bootsScheduler);
+                    assertThat(context.getBean(ScheduledJobs.class).injected).isSameAs(bootsScheduler);
 
-            ScheduledJobs jobs = context.getBean(ScheduledJobs.class);
-            await().atMost(Duration.ofSeconds(30)).until(() -> jobs.threads.size() >= 2);
-            assertThat(jobs.threads).allSatisfy(thread -> assertThat(thread).startsWith("scheduling-"));
+                    ScheduledJobs jobs = context.getBean(ScheduledJobs.class);
+                    await().atMost(Duration.ofSeconds(30)).until(() -> jobs.threads.size() >= 2);
+                    assertThat(jobs.threads)
+                            .allSatisfy(thread -> assertThat(thread).startsWith("scheduling-"));
+                });
+    }
+
+    /** Without {@code @EnableScheduling} Boot makes no {@code taskScheduler}: this one is the only one. */
+    @Test
+    void withoutAnotherTaskSchedulerEveryInjectionPointGetsIt() {
+        runner.withBean(SchedulerFields.class).run(context -> {
+            assertThat(context).doesNotHaveBean("taskScheduler");
+            SchedulerFields fields = context.getBean(SchedulerFields.class);
+            assertThat(fields.byType).isSameAs(scheduler(context));
+            assertThat(fields.byName).isSameAs(scheduler(context));
+            assertThat(fields.plain).isSameAs(scheduler(context));
+            assertThat(fields.provider.getIfUnique()).isSameAs(scheduler(context));
         });
     }
 
-    /** As where Boot's integrations look for a scheduler of their own: an injected provider. */
+    /** Boot backs off for the application's own scheduler; that one, not this, is the default. */
     @Test
-    void aPlainTaskSchedulerInjectionPointDoesNotGetIt() {
-        runner.withBean(SchedulerConsumer.class).run(context -> {
-            assertThat(context).doesNotHaveBean("taskScheduler").hasBean("wheelTaskScheduler");
-            assertThat(context.getBean(SchedulerConsumer.class).scheduler.getIfUnique())
-                    .isNull();
-        });
+    void theApplicationsOwnTaskSchedulerWinsPlainInjectionAndScheduledMethods() {
+        runner.withUserConfiguration(ScheduledJobs.class)
+                .withBean(SchedulerFields.class)
+                .withBean("myScheduler", TaskScheduler.class, () -> {
+                    ThreadPoolTaskScheduler mine = new ThreadPoolTaskScheduler();
+                    mine.setThreadNamePrefix("mine-");
+                    return mine;
+                })
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean("taskScheduler");
+                    SchedulerFields fields = context.getBean(SchedulerFields.class);
+                    assertThat(fields.byType).isSameAs(scheduler(context));
+                    assertThat(fields.plain).isSameAs(context.getBean("myScheduler"));
+
+                    ScheduledJobs jobs = context.getBean(ScheduledJobs.class);
+                    await().atMost(Duration.ofSeconds(30)).until(() -> jobs.threads.size() >= 2);
+                    assertThat(jobs.threads)
+                            .allSatisfy(thread -> assertThat(thread).startsWith("mine-"));
+                });
     }
 
     @Test
@@ -208,13 +243,22 @@ class WheelTaskSchedulerAutoConfigurationTest {
         }
     }
 
-    static class SchedulerConsumer {
+    /** The injection points an application writes, as fields. */
+    static class SchedulerFields {
 
-        final ObjectProvider<TaskScheduler> scheduler;
+        @Autowired
+        WheelTaskScheduler byType;
 
-        SchedulerConsumer(ObjectProvider<TaskScheduler> scheduler) {
-            this.scheduler = scheduler;
-        }
+        @Autowired
+        @Qualifier("wheelTaskScheduler")
+        TaskScheduler byName;
+
+        @Autowired
+        TaskScheduler plain;
+
+        /** As where Boot's integrations look for a scheduler: an injected provider. */
+        @Autowired
+        ObjectProvider<TaskScheduler> provider;
     }
 
     static class Heartbeats {

@@ -13,15 +13,20 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Fallback;
 
 /**
  * Auto-configures a {@link WheelTaskScheduler} bean named {@value #BEAN_NAME} on the timer, for the
- * application to hand to SockJS, STOMP or its own code with {@code @Qualifier("wheelTaskScheduler")}.
+ * application to hand to SockJS, STOMP or its own code: injected by its own type
+ * ({@code WheelTaskScheduler}) or as {@code @Qualifier("wheelTaskScheduler") TaskScheduler}.
  *
  * <p>It leaves Boot's {@code taskScheduler} and {@code @Scheduled} alone: it is configured after
- * Boot's task scheduling, so Boot's {@code taskScheduler} is still created where it would have been,
- * and it is no default candidate, so that an injection point or a lookup of a plain
- * {@code TaskScheduler} still finds Boot's (or the application's) alone.
+ * Boot's task scheduling, so Boot's {@code taskScheduler} is still created where it would have been
+ * (Boot backs off for any {@code TaskScheduler} bean already defined), and it is a {@link Fallback}
+ * bean, so that wherever another {@code TaskScheduler} exists, Boot's or the application's, that one
+ * wins a plain {@code TaskScheduler} injection point and the scheduler lookup of {@code @Scheduled}.
+ * Where no other exists, it is the only {@code TaskScheduler}, and both get it. (A bean that is no
+ * default candidate would keep it from plain injection points, but from one of its own type too.)
  *
  * <p>Tasks run on the executor that {@code @WheelTimeout} calls use: the bean named by
  * {@code wheel-timer.annotation.executor} (by default {@code applicationTaskExecutor}, which
@@ -39,7 +44,8 @@ public final class WheelTaskSchedulerAutoConfiguration {
     /** The name of the auto-configured scheduler bean. */
     public static final String BEAN_NAME = "wheelTaskScheduler";
 
-    @Bean(name = BEAN_NAME, defaultCandidate = false)
+    @Bean(name = BEAN_NAME)
+    @Fallback
     @ConditionalOnSingleCandidate(Timer.class)
     @ConditionalOnMissingBean(name = BEAN_NAME)
     WheelTaskScheduler wheelTaskScheduler(
