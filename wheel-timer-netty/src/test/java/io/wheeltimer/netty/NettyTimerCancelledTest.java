@@ -11,6 +11,7 @@ import io.netty.util.Timer;
 import io.netty.util.TimerTask;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.testing.ManualTicker;
+import io.wheeltimer.testsupport.LogCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,10 +19,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout.ThreadMode;
@@ -161,8 +159,8 @@ class NettyTimerCancelledTest {
 
     @Test
     void aTaskWhoseCancelledThrowsIsLoggedAndTheTimerGoesOn() {
-        try (Warnings nettysLog = new Warnings(io.netty.util.HashedWheelTimer.class.getName());
-                Warnings ours = new Warnings(NettyTimer.class.getName())) {
+        try (LogCapture nettysLog = LogCapture.of(io.netty.util.HashedWheelTimer.class);
+                LogCapture ours = LogCapture.of(NettyTimer.class)) {
             for (Side side : sides) {
                 Throwing throwing = new Throwing(side);
                 Timeout first = side.timer().newTimeout(throwing, 1, HOURS);
@@ -184,10 +182,10 @@ class NettyTimerCancelledTest {
                     "cancel() true",
                     "cancelled(a cancelled timeout) " + ON_THE_TIMERS_THREAD,
                     "run " + ON_THE_TIMERS_THREAD);
-            assertThat(nettysLog.records)
+            assertThat(nettysLog.records(Level.WARNING))
                     .singleElement()
                     .satisfies(r -> assertThat(r.getThrown()).isSameAs(netty.thrown.get(0)));
-            assertThat(ours.records).singleElement().satisfies(r -> {
+            assertThat(ours.records(Level.WARNING)).singleElement().satisfies(r -> {
                 assertThat(r.getThrown()).isSameAs(view.thrown.get(0));
                 assertThat(r.getMessage()).contains("TimerTask.cancelled()", "throws on purpose");
             });
@@ -498,36 +496,6 @@ class NettyTimerCancelledTest {
         @Override
         public Set<io.wheeltimer.Timeout> stop() {
             return timer.stop();
-        }
-    }
-
-    /** The WARNING records of one logger (JUL, which both Netty and the view log to here). */
-    private static final class Warnings extends Handler implements AutoCloseable {
-        final List<LogRecord> records = new CopyOnWriteArrayList<>();
-        /** Held strongly: JUL keeps loggers only weakly, and with them their handlers. */
-        private final Logger logger;
-
-        Warnings(String loggerName) {
-            System.getLogger(loggerName); // make sure the logger exists before the handler is added
-            logger = Logger.getLogger(loggerName);
-            logger.setUseParentHandlers(false); // the expected stack traces stay out of the build output
-            logger.addHandler(this);
-        }
-
-        @Override
-        public void publish(LogRecord record) {
-            if (record.getLevel() == Level.WARNING) {
-                records.add(record);
-            }
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {
-            logger.removeHandler(this);
-            logger.setUseParentHandlers(true);
         }
     }
 
