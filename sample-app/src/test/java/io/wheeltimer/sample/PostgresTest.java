@@ -108,14 +108,16 @@ class PostgresTest {
             try (Connection c = DriverManager.getConnection(url, postgres.username(), "");
                     PreparedStatement order = c.prepareStatement("UPDATE orders SET pay_by = ? WHERE id = ?");
                     PreparedStatement deadline = c.prepareStatement(
-                            "UPDATE wheel_timer_timeouts SET deadline = ? WHERE task = 'order-payment' AND timeout_key = ?")) {
+                            "UPDATE wheel_timer_timeouts SET deadline = ?, due_at = ? WHERE task = 'order-payment'"
+                                    + " AND timeout_key = ?")) {
                 for (Map.Entry<String, Instant> e :
                         Map.of(overdue, overdueBy, onTime, onTimeBy).entrySet()) {
                     order.setTimestamp(1, Timestamp.from(e.getValue()));
                     order.setString(2, e.getKey());
                     assertThat(order.executeUpdate()).isEqualTo(1);
                     deadline.setLong(1, e.getValue().toEpochMilli());
-                    deadline.setString(2, e.getKey());
+                    deadline.setLong(2, e.getValue().toEpochMilli());
+                    deadline.setString(3, e.getKey());
                     assertThat(deadline.executeUpdate())
                             .as("the stopped instance left the deadline in the table")
                             .isEqualTo(1);
