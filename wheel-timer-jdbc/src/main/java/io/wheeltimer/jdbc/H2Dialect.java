@@ -34,14 +34,15 @@ final class H2Dialect extends Dialect {
 
     H2Dialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
         super(calls, bounded, table);
+        // VARCHAR without a length: H2's CAST to VARCHAR(n) cuts a longer value without a word, and the
+        // column's own length is what must refuse it.
         this.upsertTimeout = "SELECT version FROM FINAL TABLE (MERGE INTO " + table + " t USING (VALUES (CAST(? AS"
-                + " VARCHAR(200)), CAST(? AS VARCHAR(200)), CAST(? AS BIGINT), CAST(? AS VARCHAR(200)), CAST(? AS"
-                + " BIGINT))) s (task, timeout_key, deadline, holder, version) ON t.task = s.task AND t.timeout_key"
-                + " = s.timeout_key WHEN MATCHED THEN UPDATE SET deadline = s.deadline, due_at = s.deadline,"
-                + " holder = s.holder, version = GREATEST(t.version + 1, s.version), attempts = 0, last_error ="
-                + " NULL, failed_at = NULL WHEN NOT MATCHED THEN INSERT (task, timeout_key, deadline, due_at,"
-                + " holder, version, attempts) VALUES (s.task, s.timeout_key, s.deadline, s.deadline, s.holder,"
-                + " s.version, 0))";
+                + " VARCHAR), CAST(? AS VARCHAR), CAST(? AS BIGINT), CAST(? AS VARCHAR), CAST(? AS BIGINT))) s (task,"
+                + " timeout_key, deadline, holder, version) ON t.task = s.task AND t.timeout_key = s.timeout_key WHEN"
+                + " MATCHED THEN UPDATE SET deadline = s.deadline, due_at = s.deadline, holder = s.holder, version ="
+                + " GREATEST(t.version + 1, s.version), attempts = 0, last_error = NULL, failed_at = NULL WHEN NOT"
+                + " MATCHED THEN INSERT (task, timeout_key, deadline, due_at, holder, version, attempts) VALUES"
+                + " (s.task, s.timeout_key, s.deadline, s.deadline, s.holder, s.version, 0))";
         this.deletePending = "SELECT version FROM OLD TABLE (DELETE FROM " + table
                 + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL)";
         this.upsertLease = "MERGE INTO " + instances + " (instance_id, lease_until) KEY (instance_id) VALUES (?, ?)";

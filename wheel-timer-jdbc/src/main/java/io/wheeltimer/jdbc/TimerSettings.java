@@ -112,9 +112,13 @@ record TimerSettings(
     }
 
     /** What a task name, key or instance id must be. */
-    private static final String NAME_RULE = "must be a name of 1 to " + MAX_NAME_LENGTH + " characters, not all blank";
+    private static final String NAME_RULE = "must be a name of 1 to " + MAX_NAME_LENGTH
+            + " characters (Unicode code points), not all blank, without U+0000 or unpaired surrogates";
 
-    /** A task name or key: 1 to 200 characters, not all blank. */
+    /**
+     * A task name or key: 1 to 200 characters, counted as code points as the column counts them, not
+     * all blank, and text every database stores (no U+0000, no half of a surrogate pair).
+     */
     static String name(String what, String value) {
         Objects.requireNonNull(value, () -> what + " must not be null");
         if (!isName(value)) {
@@ -124,12 +128,29 @@ record TimerSettings(
     }
 
     private static boolean isName(String value) {
-        return !value.isBlank() && value.length() <= MAX_NAME_LENGTH;
+        if (value.isBlank() || value.codePointCount(0, value.length()) > MAX_NAME_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\u0000') {
+                return false;
+            }
+            if (Character.isHighSurrogate(c)
+                    && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
-    /** A name as an error shows it: quoted, cut to 40 characters, with its length. */
+    /** A name as an error shows it: quoted, cut to 40 characters (never inside one), with its length. */
     private static String shown(String value) {
-        return "\"" + truncate(value, 40) + "\" (" + value.length() + " characters)";
+        String printable = value.replace("\u0000", "\\u0000");
+        return "\"" + truncate(printable, 40) + "\" (" + value.codePointCount(0, value.length()) + " characters)";
     }
 
     /** The host name and a random suffix: unique per life of a process, as two live instances must be. */
@@ -171,8 +192,12 @@ record TimerSettings(
         return out.toString();
     }
 
+    /** {@code value} cut to at most {@code length} code points, with "..." when cut; never inside a surrogate pair. */
     static String truncate(String value, int length) {
-        return value.length() <= length ? value : value.substring(0, length - 3) + "...";
+        if (value.codePointCount(0, value.length()) <= length) {
+            return value;
+        }
+        return value.substring(0, value.offsetByCodePoints(0, length - 3)) + "...";
     }
 
     /** {@code 1s}, {@code 250ms}, the way the properties are written; ISO-8601 when finer. */

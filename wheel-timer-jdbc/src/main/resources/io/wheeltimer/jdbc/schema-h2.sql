@@ -5,12 +5,14 @@
 -- deadline, or the retry after a failed run); NULL once given up. holder: the instance that holds
 -- it (it is due within that instance's lookahead), or NULL. version: grows at every schedule and
 -- retry, so that an instance acting on an older one changes nothing.
+-- H2 counts a VARCHAR's length in UTF-16 units: 400 holds the 200 characters (code points) a task,
+-- key or instance id may have.
 CREATE TABLE IF NOT EXISTS wheel_timer_timeouts (
-    task VARCHAR(200) NOT NULL,
-    timeout_key VARCHAR(200) NOT NULL,
+    task VARCHAR(400) NOT NULL,
+    timeout_key VARCHAR(400) NOT NULL,
     deadline BIGINT NOT NULL,
     due_at BIGINT,
-    holder VARCHAR(200),
+    holder VARCHAR(400),
     version BIGINT NOT NULL,
     attempts INT DEFAULT 0 NOT NULL,
     last_error VARCHAR(4000),
@@ -26,7 +28,7 @@ CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_holder_idx ON wheel_timer_timeou
 
 -- One row per live instance: its lease on the timeouts it holds runs until lease_until.
 CREATE TABLE IF NOT EXISTS wheel_timer_timeouts_instances (
-    instance_id VARCHAR(200) NOT NULL,
+    instance_id VARCHAR(400) NOT NULL,
     lease_until BIGINT NOT NULL,
     PRIMARY KEY (instance_id)
 );

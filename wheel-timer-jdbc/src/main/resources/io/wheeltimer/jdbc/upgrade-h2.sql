@@ -1,6 +1,11 @@
 -- Durable timeouts (H2): brings a table made by an earlier schema-h2.sql up to the current
 -- one. Run it once, or add it to a migration; it is safe to run again.
 ALTER TABLE wheel_timer_timeouts ADD COLUMN IF NOT EXISTS due_at BIGINT;
+-- H2 counts UTF-16 units: 400 holds 200 characters.
+ALTER TABLE wheel_timer_timeouts ALTER COLUMN task SET DATA TYPE VARCHAR(400);
+ALTER TABLE wheel_timer_timeouts ALTER COLUMN timeout_key SET DATA TYPE VARCHAR(400);
+ALTER TABLE wheel_timer_timeouts ALTER COLUMN holder SET DATA TYPE VARCHAR(400);
+ALTER TABLE wheel_timer_timeouts_instances ALTER COLUMN instance_id SET DATA TYPE VARCHAR(400);
 UPDATE wheel_timer_timeouts SET due_at = deadline WHERE due_at IS NULL AND failed_at IS NULL;
 DROP INDEX IF EXISTS wheel_timer_timeouts_deadline_idx;
 CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_due_idx ON wheel_timer_timeouts (task, due_at);

@@ -216,6 +216,57 @@ class DurableTimerSchedulingTest {
         }
 
         @Test
+        void textNoDatabaseStoresIsRefusedNamingTheParameter() {
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> durable.schedule(TASK, "order\u00001", Duration.ofHours(1)))
+                    .withMessageStartingWith("key is \"order\\u00001\"")
+                    .withMessageContaining("without U+0000 or unpaired surrogates");
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> durable.schedule(TASK, "half \uD83D pair", Duration.ofHours(1)))
+                    .withMessageStartingWith("key is")
+                    .withMessageContaining("unpaired surrogates");
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> durable.cancel("\uDE00" + TASK, "k"))
+                    .withMessageStartingWith("task is");
+            assertThat(fixture.rows()).isZero();
+        }
+
+        @Test
+        void lengthsCountCharactersAsTheColumnDoesAndErrorsNeverCutOne() {
+            String emoji = "\uD83D\uDE00"; // one character, two UTF-16 units
+            String longest = emoji.repeat(150) + "x".repeat(50);
+
+            durable.schedule(TASK, longest, Duration.ofHours(1));
+
+            assertThat(durable.find(TASK, longest)).map(DurableTimeout::key).contains(longest);
+            String tooLong = emoji.repeat(201);
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> durable.schedule(TASK, tooLong, Duration.ofHours(1)))
+                    .withMessageContaining("(201 characters)")
+                    .satisfies(e -> assertWhole(e.getMessage()));
+            assertThatIllegalArgumentException()
+                    .isThrownBy(() -> durable.schedule(TASK, "x" + tooLong, Duration.ofHours(1)))
+                    .satisfies(e -> assertWhole(e.getMessage()));
+        }
+
+        /** Every surrogate in {@code text} is half of a whole pair. */
+        private static void assertWhole(String text) {
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                if (Character.isHighSurrogate(c)) {
+                    assertThat(i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1)))
+                            .as("a whole pair at %d of %s", i, text)
+                            .isTrue();
+                    i++;
+                } else {
+                    assertThat(Character.isLowSurrogate(c))
+                            .as("a lone low surrogate at %d", i)
+                            .isFalse();
+                }
+            }
+        }
+
+        @Test
         void blankOrTooLongNamesAreRejectedNamingTheParameterAndTheLimit() {
             String tooLong = "x".repeat(201);
             List<Runnable> calls = new ArrayList<>();
