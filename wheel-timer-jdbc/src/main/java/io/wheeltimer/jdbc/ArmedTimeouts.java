@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -124,6 +125,19 @@ final class ArmedTimeouts {
         state.set(STOPPED);
         refused.clear();
         entries.values().forEach(this::forget);
+    }
+
+    /**
+     * Forgets (and disarms) every entry but those {@code keep} keeps (their runs are under way): for a
+     * poll that rebuilds what this instance holds from the table.
+     */
+    void forgetAllBut(Predicate<Entry> keep) {
+        refused.clear();
+        for (Entry entry : entries.values()) {
+            if (!keep.test(entry)) {
+                forget(entry);
+            }
+        }
     }
 
     /** Whether {@code entry} is still the current entry for its id: the one question before it acts. */

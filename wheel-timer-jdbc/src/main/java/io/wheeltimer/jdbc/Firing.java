@@ -263,13 +263,23 @@ final class Firing {
         return text.toString();
     }
 
-    /** From {@code deadlineMillis} to {@code nowMillis}; zero when not late, at most {@code Long.MAX_VALUE} ms. */
+    /** The most lateness a {@link Duration} of nanoseconds holds (about 292 years): meters record in nanoseconds. */
+    static final Duration MAX_LATENESS = Duration.ofNanos(Long.MAX_VALUE);
+
+    /**
+     * From {@code deadlineMillis} to {@code nowMillis}: zero when not late, and at most
+     * {@link #MAX_LATENESS}, so that a deadline centuries past (an ancient {@code Instant}) neither
+     * overflows nor breaks a meter.
+     */
     static Duration lateness(long nowMillis, long deadlineMillis) {
         if (deadlineMillis >= nowMillis) {
             return Duration.ZERO;
         }
-        long late = nowMillis - deadlineMillis;
-        return Duration.ofMillis(late < 0 ? Long.MAX_VALUE : late);
+        long lateMillis = nowMillis - deadlineMillis;
+        if (lateMillis < 0 || lateMillis > MAX_LATENESS.toMillis()) {
+            return MAX_LATENESS; // the subtraction overflowed, or nanoseconds would
+        }
+        return Duration.ofMillis(lateMillis);
     }
 
     /**

@@ -259,7 +259,10 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         return settings.tableName();
     }
 
-    /** The timeouts this instance holds now. */
+    /**
+     * The timeouts this instance holds now: those due within its lookahead that it scheduled or
+     * claimed and that no other instance has taken since (a poll after a lapsed lease rebuilds it).
+     */
     public int held() {
         return armed.size();
     }
@@ -283,9 +286,18 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         return handlers.keySet();
     }
 
-    /** When the last poll succeeded, if one did. */
+    /** When the last successful poll ended, if one did. */
     public Optional<Instant> lastSuccessfulPoll() {
         return poller.lastSuccessfulPoll();
+    }
+
+    /**
+     * Whether the polls keep up: the last one succeeded within three poll intervals (at least 2 s)
+     * and within half the lease. False before the first successful poll, while the database cannot
+     * be reached, and while a poll hangs (waiting for a connection, say).
+     */
+    public boolean isPollingOnTime() {
+        return poller.isOnTime();
     }
 
     /** How many polls in a row failed (0 after a successful one). */

@@ -66,6 +66,10 @@ final class Poller {
     private long polls;
     private volatile int failedPollsInARow;
     private volatile Instant lastSuccessfulPoll;
+    /** {@link System#nanoTime()} at the end of the last successful poll; 0 before the first. */
+    private volatile long lastSuccessNanos;
+    /** This instance's clock (ms) when its lease was last renewed; 0 before the first renewal. */
+    private long lastRenewalMillis;
 
     Poller(
             TimerSettings settings,
@@ -125,6 +129,23 @@ final class Poller {
         return Optional.ofNullable(lastSuccessfulPoll);
     }
 
+    /**
+     * Whether the polls keep up: the last one succeeded within three poll intervals (at least 2 s,
+     * so that a pause of the machine is not an outage) and within half the lease, so that the lease
+     * is not at risk. A poll that hangs (a pool that waits for a connection) is late as surely as one
+     * that fails.
+     */
+    boolean isOnTime() {
+        long last = lastSuccessNanos;
+        if (last == 0) {
+            return false;
+        }
+        long allowed = Math.min(
+                Math.max(settings.pollInterval().toNanos() * 3, TimeUnit.SECONDS.toNanos(2)),
+                settings.lease().toNanos() / 2);
+        return System.nanoTime() - last <= allowed;
+    }
+
     int failedPollsInARow() {
         return failedPollsInARow;
     }
@@ -150,6 +171,13 @@ final class Poller {
             if (!running.getAsBoolean()) {
                 return;
             }
+            // A lease that ran out before this renewal may have let other instances take what this one
+            // held: what memory holds is no longer known to be true, so it is rebuilt from the table.
+            boolean lapsed = lastRenewalMillis != 0 && now - lastRenewalMillis >= leaseMillis;
+            lastRenewalMillis = now;
+            if (lapsed) {
+                armed.forgetAllBut(entry -> firing.isBusy(entry.id.task(), entry.id.key()));
+            }
             armed.hold();
             int limit = settings.batchSize() - firing.waitingForAThread();
             List<ArmedTimeouts.Entry> refused = armed.takeRefused();
@@ -158,8 +186,10 @@ final class Poller {
                 limit = 0; // this round is for the instances with room
             }
             long dueBefore = now + settings.lookahead().toMillis();
-            // The first poll takes back all of this id's rows; later ones only those lost from memory.
-            long healBefore = first ? dueBefore : now - settings.pollInterval().toMillis();
+            // The first poll, and the first after a lapsed lease, take back all of this id's rows due
+            // within the lookahead; the others only those lost from memory.
+            long healBefore =
+                    first || lapsed ? dueBefore : now - settings.pollInterval().toMillis();
             int claimLimit = limit;
             List<TimeoutTable.Row> claimed = transactions
                     .template()
@@ -173,7 +203,7 @@ final class Poller {
                             row.dueAt());
                 }
             }
-            succeeded(now);
+            succeeded();
         } catch (VirtualMachineError e) {
             failedPollsInARow++;
             throw e;
@@ -200,10 +230,11 @@ final class Poller {
                                 + " that handles the task, and this is logged hourly"));
     }
 
-    private void succeeded(long nowMillis) {
+    private void succeeded() {
         int failedBefore = failedPollsInARow;
         failedPollsInARow = 0;
-        lastSuccessfulPoll = Instant.ofEpochMilli(nowMillis);
+        lastSuccessfulPoll = clock.instant();
+        lastSuccessNanos = System.nanoTime();
         if (failedBefore > 0) {
             log.log(
                     System.Logger.Level.INFO,

@@ -6,10 +6,12 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * The health of a durable timer, {@code wheelTimerDurable}: DOWN after {@value #FAILED_POLLS_DOWN}
- * polls in a row failed (the database cannot be reached: nothing is claimed, no lease renewed), UP
- * otherwise. Details: {@code instance} (this instance's id), {@code held} (the timeouts it holds) and
- * {@code lastPoll} (when the last poll succeeded, ISO-8601; absent before the first).
+ * The health of a durable timer, {@code wheelTimerDurable}: DOWN when its polls do not keep up (the
+ * last successful poll is older than three poll intervals, at least 2 s, or than half the lease:
+ * the database cannot be reached, or a poll hangs waiting for a connection) or after
+ * {@value #FAILED_POLLS_DOWN} polls in a row failed; UP otherwise. Details: {@code instance} (this
+ * instance's id), {@code held} (the timeouts it holds) and {@code lastPoll} (when the last successful
+ * poll ended, ISO-8601; absent before the first).
  */
 public class DurableTimerHealthIndicator extends AbstractHealthIndicator {
 
@@ -25,7 +27,7 @@ public class DurableTimerHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        boolean up = timer.failedPollsInARow() < FAILED_POLLS_DOWN;
+        boolean up = timer.isPollingOnTime() && timer.failedPollsInARow() < FAILED_POLLS_DOWN;
         (up ? builder.up() : builder.down())
                 .withDetail("instance", timer.instanceId())
                 .withDetail("held", timer.held());
