@@ -153,7 +153,7 @@ final class Firing {
         Throwable[] thrown = new Throwable[1];
         Boolean ran;
         try {
-            ran = transactions.template().execute(status -> {
+            ran = transactions.execute(status -> {
                 if (!table.get().deleteForFiring(timeout.task(), timeout.key(), entry.version, settings.instanceId())) {
                     return false; // cancelled, rescheduled, or taken over by another instance meanwhile
                 }

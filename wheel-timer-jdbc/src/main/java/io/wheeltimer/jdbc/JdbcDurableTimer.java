@@ -223,7 +223,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
             // Deleting the lease row alone would let the others claim what this instance held; the
             // release also shows it in the table. A row a late handler still fires stays locked until
             // that handler's transaction ends, and the release waits for it.
-            transactions.template().executeWithoutResult(status -> {
+            transactions.executeWithoutResult(() -> {
                 TimeoutTable t = table();
                 t.releaseAll(settings.instanceId());
                 t.deleteLease(settings.instanceId());

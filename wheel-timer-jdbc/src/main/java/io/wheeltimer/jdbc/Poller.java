@@ -162,12 +162,12 @@ final class Poller {
             long now = clock.millis();
             long leaseMillis = settings.lease().toMillis();
             if (first) {
-                transactions.template().executeWithoutResult(status -> t.deleteExpiredLeases(now - leaseMillis));
+                transactions.executeWithoutResult(() -> t.deleteExpiredLeases(now - leaseMillis));
                 housekeepingDone = true;
             } else if (polls++ % pollsPerUnhandledCount == 0) {
                 logUnhandled(t); // from the second poll on, hourly: not at startup with the rest
             }
-            transactions.template().executeWithoutResult(status -> t.renewLease(instanceId, now + leaseMillis));
+            transactions.executeWithoutResult(() -> t.renewLease(instanceId, now + leaseMillis));
             if (!running.getAsBoolean()) {
                 return;
             }
@@ -182,7 +182,7 @@ final class Poller {
             int limit = settings.batchSize() - firing.waitingForAThread();
             List<ArmedTimeouts.Entry> refused = armed.takeRefused();
             if (!refused.isEmpty()) {
-                transactions.template().executeWithoutResult(status -> t.release(refused, instanceId));
+                transactions.executeWithoutResult(() -> t.release(refused, instanceId));
                 limit = 0; // this round is for the instances with room
             }
             long dueBefore = now + settings.lookahead().toMillis();
@@ -191,9 +191,8 @@ final class Poller {
             long healBefore =
                     first || lapsed ? dueBefore : now - settings.pollInterval().toMillis();
             int claimLimit = limit;
-            List<TimeoutTable.Row> claimed = transactions
-                    .template()
-                    .execute(status -> t.claim(instanceId, dueBefore, now, healBefore, claimLimit));
+            List<TimeoutTable.Row> claimed =
+                    transactions.execute(status -> t.claim(instanceId, dueBefore, now, healBefore, claimLimit));
             for (TimeoutTable.Row row : claimed) {
                 if (!firing.isBusy(row.task(), row.key())) {
                     armed.arm(

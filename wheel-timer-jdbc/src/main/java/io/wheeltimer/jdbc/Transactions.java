@@ -8,10 +8,12 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.TransactionSystemException;
+import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
-import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -20,12 +22,13 @@ import org.springframework.util.ReflectionUtils;
  */
 final class Transactions {
 
-    private final TransactionTemplate template;
+    private final PlatformTransactionManager manager;
+    private final TransactionDefinition definition = TransactionDefinition.withDefaults();
     private final String owner;
 
     /** @param owner names the timer in errors: its instance id and table */
     Transactions(PlatformTransactionManager manager, String owner) {
-        this.template = new TransactionTemplate(manager);
+        this.manager = manager;
         this.owner = owner;
     }
 
@@ -36,7 +39,7 @@ final class Transactions {
      */
     <T> T required(Supplier<T> work) {
         try {
-            return template.execute(status -> work.get());
+            return execute(status -> work.get());
         } catch (CannotCreateTransactionException | TransactionSystemException e) {
             throw new DataAccessResourceFailureException(
                     "Durable timer " + owner + ": no transaction: " + e.getMessage(), e);
@@ -51,9 +54,35 @@ final class Transactions {
         });
     }
 
-    /** The template itself, for a caller that handles the transaction's failures on its own. */
-    TransactionTemplate template() {
-        return template;
+    /**
+     * Runs {@code work} in a transaction (the caller's, or one of its own), as Spring's
+     * {@code TransactionTemplate} does, but without its ERROR line when the rollback after a failure
+     * fails too (a database that went away): the timer reports its failures itself, throttled, and
+     * the rollback's failure travels as a suppressed exception of the one that caused it.
+     */
+    <T> T execute(TransactionCallback<T> work) {
+        TransactionStatus status = manager.getTransaction(definition);
+        T result;
+        try {
+            result = work.doInTransaction(status);
+        } catch (RuntimeException | Error e) {
+            try {
+                manager.rollback(status);
+            } catch (RuntimeException | Error rollbackFailed) {
+                e.addSuppressed(rollbackFailed);
+            }
+            throw e;
+        }
+        manager.commit(status);
+        return result;
+    }
+
+    /** Runs {@code work} in a transaction, as {@link #execute} does, for work with no result. */
+    void executeWithoutResult(Runnable work) {
+        execute(status -> {
+            work.run();
+            return null;
+        });
     }
 
     /**
