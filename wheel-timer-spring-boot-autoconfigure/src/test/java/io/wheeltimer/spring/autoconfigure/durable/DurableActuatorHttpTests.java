@@ -87,6 +87,19 @@ abstract class DurableActuatorHttpTests {
     }
 
     @Test
+    void theWheelsUpcomingListNamesADurableTimeoutByItsTaskAndKey() {
+        timer.schedule("order-payment", "order-42", Duration.ofHours(1));
+        try {
+            HttpResponse<String> response = http.get("/actuator/wheeltimer/wheelTimer");
+            assertThat(response.statusCode()).isEqualTo(200);
+            List<String> upcoming = JsonPath.parse(response.body()).read("$.upcoming[*].task");
+            assertThat(upcoming).contains("durable timeout of task \"order-payment\" for key \"order-42\"");
+        } finally {
+            timer.cancel("order-payment", "order-42");
+        }
+    }
+
+    @Test
     void theHealthIsUpWithInstanceHeldAndLastPoll() {
         Instant before = timer.lastSuccessfulPoll().orElseThrow();
         HttpResponse<String> response = http.get("/actuator/health/wheelTimerDurable");
