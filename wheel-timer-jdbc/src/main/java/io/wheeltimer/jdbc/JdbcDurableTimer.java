@@ -174,7 +174,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      * what is scheduled afterwards is held here from the start. A database that cannot be reached does
      * not fail the start: the poll is retried every poll interval. Does nothing if already running.
      *
-     * @throws IllegalStateException if the table is missing or lacks columns, naming them and the
+     * @throws DurableTableException if the table is missing or lacks columns, naming them and the
      *     script that creates or upgrades it
      */
     public synchronized void start() {

@@ -87,7 +87,7 @@ final class TimeoutTable {
     /**
      * Checks that the tables have every column this version reads and writes.
      *
-     * @throws IllegalStateException naming the table, what is missing and the script that adds it
+     * @throws DurableTableException naming the table, what is missing and the script that adds it
      * @throws org.springframework.dao.DataAccessResourceFailureException if the database cannot be reached
      */
     void checkShape() {
@@ -108,21 +108,36 @@ final class TimeoutTable {
                 return names;
             });
         } catch (org.springframework.jdbc.BadSqlGrammarException e) {
-            throw new IllegalStateException(
-                    "Durable timeouts: table " + table + " does not exist ("
-                            + e.getSQLException().getMessage() + "). Create it with io/wheeltimer/jdbc/schema-"
-                            + dialect.scripts()
-                            + ".sql from wheel-timer-jdbc (with Spring Boot: wheel-timer.durable.initialize-schema=always), or"
-                            + " with your migration tool",
+            throw new DurableTableException(
+                    table,
+                    List.of(),
+                    "does not exist ("
+                            + e.getSQLException()
+                                    .getMessage()
+                                    .lines()
+                                    .findFirst()
+                                    .orElse("") + ")",
+                    "Create it with io/wheeltimer/jdbc/schema-" + dialect.scripts() + ".sql from wheel-timer-jdbc (with"
+                            + " Spring Boot: wheel-timer.durable.initialize-schema=always), or with your migrations",
                     e);
         }
         List<String> missing = expected.stream().filter(c -> !found.contains(c)).toList();
+        if (missing.size() == expected.size()) {
+            throw new DurableTableException(
+                    table,
+                    missing,
+                    "lacks the columns " + missing + ": it is another table of that name",
+                    "Name another table (with Spring Boot: wheel-timer.durable.table-name)",
+                    null);
+        }
         if (!missing.isEmpty()) {
-            throw new IllegalStateException("Durable timeouts: table " + table + " lacks the columns " + missing
-                    + (missing.size() == expected.size()
-                            ? "; it is another table of that name: choose another table name"
-                            : "; it was made by an earlier version: run io/wheeltimer/jdbc/upgrade-" + dialect.scripts()
-                                    + ".sql from wheel-timer-jdbc on it (or add it to your migrations)"));
+            throw new DurableTableException(
+                    table,
+                    missing,
+                    "lacks the columns " + missing + ": an earlier version made it",
+                    "Run io/wheeltimer/jdbc/upgrade-" + dialect.scripts() + ".sql from wheel-timer-jdbc on it, or add"
+                            + " it to your migrations",
+                    null);
         }
     }
 

@@ -7,6 +7,7 @@ import io.wheeltimer.jdbc.DurableTimerTask;
 import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -105,6 +106,36 @@ class DurableStartupFailureReportTest {
                 "",
                 "there is no auto-configured wheelTimer",
                 output);
+    }
+
+    @ParameterizedTest(name = "table-name={0}, initialize-schema={1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "wheel_timer_timeouts | never | table wheel_timer_timeouts does not exist"
+                        + " | wheel-timer.durable.initialize-schema=always",
+                "orders               | never | table orders lacks the columns [task, timeout_key, deadline, due_at,"
+                        + " holder, version, attempts, last_error, failed_at]: it is another table of that name"
+                        + " | Name another table (with Spring Boot: wheel-timer.durable.table-name)",
+            })
+    void aTableThatCannotBeUsedStopsStartupWithTheTableWhatIsWrongAndTheFix(
+            String table, String mode, String description, String action, CapturedOutput output) {
+        SpringApplication application = new SpringApplication(App.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        String url = "jdbc:h2:mem:shape-" + UUID.randomUUID()
+                + ";DB_CLOSE_DELAY=-1;INIT=CREATE TABLE IF NOT EXISTS orders (id INT)";
+        assertThatThrownBy(() -> application.run(
+                        "--spring.datasource.url=" + url,
+                        "--" + DurableApps.WITH_DATA_SOURCE,
+                        "--wheel-timer.durable.table-name=" + table,
+                        "--wheel-timer.durable.initialize-schema=" + mode))
+                .isInstanceOf(RuntimeException.class);
+
+        String report = output.getOut() + output.getErr();
+        String analysis = report.substring(report.indexOf("APPLICATION FAILED TO START"));
+        assertThat(analysis.substring(analysis.indexOf("Description:"), analysis.indexOf("Action:")))
+                .contains(description);
+        assertThat(analysis.substring(analysis.indexOf("Action:"))).contains(action);
     }
 
     private static void assertReport(
