@@ -69,6 +69,13 @@ abstract class Dialect {
     abstract void upsertLease(String instance, long leaseUntil);
 
     /**
+     * Writes the lease of {@code instance} to run until the database's time plus {@code leaseMillis},
+     * inserting its row the first time, and returns the database's time (epoch milliseconds): one
+     * statement that renews the lease and reads the clock that judges it.
+     */
+    abstract long renewLeaseByDatabaseTime(String instance, long leaseMillis);
+
+    /**
      * Takes for {@code instance} at most {@code limit} pending timeouts of {@code tasks} due before
      * {@code dueBefore}: those held by no instance whose lease runs past {@code now}, and its own
      * that were due before {@code healBefore} (held here but lost from memory). Skips rows that

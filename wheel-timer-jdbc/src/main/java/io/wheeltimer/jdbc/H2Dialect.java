@@ -31,6 +31,7 @@ final class H2Dialect extends Dialect {
     private final String upsertLease;
     private final String setHolder;
     private final String releaseAll;
+    private final String renewLeaseByDatabaseTime;
 
     H2Dialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
         super(calls, bounded, table);
@@ -47,6 +48,9 @@ final class H2Dialect extends Dialect {
                 + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL)";
         this.upsertLease = "MERGE INTO " + instances + " (instance_id, lease_until) KEY (instance_id) VALUES (?, ?)";
         this.setHolder = "UPDATE " + table + " SET holder = ? WHERE task = ? AND timeout_key = ?";
+        this.renewLeaseByDatabaseTime = "SELECT lease_until FROM FINAL TABLE (MERGE INTO " + instances
+                + " (instance_id, lease_until) KEY (instance_id) VALUES (?,"
+                + " CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT) + ?))";
         this.releaseAll = "UPDATE " + table + " SET holder = NULL WHERE holder = ? AND (task, timeout_key) IN"
                 + " (SELECT task, timeout_key FROM " + table + " WHERE holder = ? FOR UPDATE SKIP LOCKED)";
     }
@@ -76,6 +80,12 @@ final class H2Dialect extends Dialect {
     Optional<Long> deletePending(String task, String key) {
         return waitingForLocks(() -> calls.queryForList(deletePending, Long.class, task, key).stream()
                 .findFirst());
+    }
+
+    @Override
+    long renewLeaseByDatabaseTime(String instance, long leaseMillis) {
+        Long leaseUntil = bounded.queryForObject(renewLeaseByDatabaseTime, Long.class, instance, leaseMillis);
+        return leaseUntil - leaseMillis;
     }
 
     @Override

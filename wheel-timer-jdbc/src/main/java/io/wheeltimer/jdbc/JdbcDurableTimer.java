@@ -105,6 +105,9 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
 
     private final TimerSettings settings;
+    /** The database's clock as this instance reads it; null when the builder's clock judges. */
+    private final DatabaseClock databaseClock;
+
     private final JdbcTemplate jdbc;
     private final JdbcTemplate bounded;
     private final Transactions transactions;
@@ -121,7 +124,9 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     /** Polling and firing; written under this object's monitor. */
     private volatile boolean running;
 
-    private JdbcDurableTimer(Builder builder, TimerSettings settings) {
+    private JdbcDurableTimer(Builder builder, TimerSettings built) {
+        this.databaseClock = built.timeSource() == TimeSource.DATABASE ? new DatabaseClock(built.clock()) : null;
+        TimerSettings settings = databaseClock != null ? built.withClock(databaseClock) : built;
         this.settings = settings;
         this.jdbc = new JdbcTemplate(builder.dataSource);
         this.bounded = new JdbcTemplate(builder.dataSource);
@@ -138,7 +143,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                 builder.timer, settings.clock(), entry -> firing().dispatch(entry), wheelRefusals, settings);
         this.firing = new Firing(
                 settings, armed, this::table, transactions, handlers, listener, this::isRunning, databaseTrouble);
-        this.poller = new Poller(settings, armed, firing, this::table, transactions, this::isRunning, databaseTrouble);
+        this.poller = new Poller(
+                settings, armed, firing, this::table, transactions, this::isRunning, databaseTrouble, databaseClock);
         this.scheduling = new Scheduling(settings, handlers, armed, this::table, transactions, listener);
     }
 
@@ -300,6 +306,16 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         return poller.isOnTime();
     }
 
+    /**
+     * The database's clock less this instance's, as the last lease renewal measured it; empty when
+     * this instance's clock judges ({@link TimeSource#INSTANCE}) or before the first renewal.
+     */
+    public Optional<Duration> databaseClockOffset() {
+        return databaseClock != null && databaseClock.isMeasured()
+                ? Optional.of(databaseClock.offset())
+                : Optional.empty();
+    }
+
     /** How many polls in a row failed (0 after a successful one). */
     public int failedPollsInARow() {
         return poller.failedPollsInARow();
@@ -410,6 +426,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         private String instanceId;
         private Executor executor;
         private Clock clock = Clock.systemUTC();
+        private TimeSource timeSource = TimeSource.DATABASE;
         private final Map<String, DurableTimeoutHandler> handlers = new LinkedHashMap<>();
         private final List<DurableTimerListener> listeners = new ArrayList<>();
 
@@ -480,9 +497,23 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
             return this;
         }
 
-        /** The wall clock deadlines and leases are read against; default the system UTC clock. */
+        /**
+         * This instance's clock; default the system UTC clock. With the default {@link TimeSource#DATABASE}
+         * it is the clock whose offset to the database's is measured; with {@link TimeSource#INSTANCE}
+         * deadlines and leases are read on it.
+         */
         public Builder clock(Clock clock) {
             this.clock = Objects.requireNonNull(clock, "clock must not be null");
+            return this;
+        }
+
+        /**
+         * Whose clock judges deadlines and leases: the database's (the default), so that instances
+         * whose clocks disagree fire every timeout on time, or this instance's {@link #clock}, for
+         * tests that drive time by hand.
+         */
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = Objects.requireNonNull(timeSource, "timeSource must not be null");
             return this;
         }
 
@@ -524,7 +555,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                     maxAttempts,
                     instanceId != null ? instanceId : TimerSettings.defaultInstanceId(),
                     executor != null ? executor : new SimpleAsyncTaskExecutor("wheel-timer-durable-"),
-                    clock);
+                    clock,
+                    timeSource);
             return new JdbcDurableTimer(this, settings);
         }
     }

@@ -56,6 +56,11 @@ final class Poller {
     private final Transactions transactions;
     private final BooleanSupplier running;
     private final RepeatLog databaseTrouble;
+    /** Null when the builder's clock judges. */
+    private final DatabaseClock databaseClock;
+
+    private final RepeatLog skew =
+            new RepeatLog(log, "readings of a clock skew over 1 s", TimeUnit.MINUTES.toNanos(10), System::nanoTime);
     private final Clock clock;
     private final long pollsPerUnhandledCount;
 
@@ -78,8 +83,10 @@ final class Poller {
             Supplier<TimeoutTable> table,
             Transactions transactions,
             BooleanSupplier running,
-            RepeatLog databaseTrouble) {
+            RepeatLog databaseTrouble,
+            DatabaseClock databaseClock) {
         this.settings = settings;
+        this.databaseClock = databaseClock;
         this.armed = armed;
         this.firing = firing;
         this.table = table;
@@ -167,7 +174,7 @@ final class Poller {
             } else if (polls++ % pollsPerUnhandledCount == 0) {
                 logUnhandled(t); // from the second poll on, hourly: not at startup with the rest
             }
-            transactions.executeWithoutResult(() -> t.renewLease(instanceId, now + leaseMillis));
+            transactions.executeWithoutResult(() -> renewLease(t, now, leaseMillis));
             if (!running.getAsBoolean()) {
                 return;
             }
@@ -215,6 +222,30 @@ final class Poller {
                             + " (" + failed + " polls in a row failed); it tries again every "
                             + TimerSettings.format(settings.pollInterval()) + " and keeps what it holds armed",
                     e);
+        }
+    }
+
+    /**
+     * Renews this instance's lease: by the database's clock, measuring this instance's offset to it
+     * with the same statement, or by this instance's.
+     */
+    private void renewLease(TimeoutTable t, long nowMillis, long leaseMillis) {
+        if (databaseClock == null) {
+            t.renewLease(settings.instanceId(), nowMillis + leaseMillis);
+            return;
+        }
+        long before = databaseClock.local().millis();
+        long databaseMillis = t.renewLeaseByDatabaseTime(settings.instanceId(), leaseMillis);
+        long after = databaseClock.local().millis();
+        databaseClock.measured(databaseMillis, before, after);
+        Duration offset = databaseClock.offset();
+        if (offset.abs().compareTo(Duration.ofSeconds(1)) > 0) {
+            skew.report(
+                    () -> "Durable timer " + settings.instanceId() + ": this instance's clock is "
+                            + TimerSettings.format(offset.abs()) + (offset.isNegative() ? " ahead of" : " behind")
+                            + " the database's; deadlines and leases are judged by the database's clock, so"
+                            + " timeouts still fire on time, but the clocks should be synchronized (NTP)",
+                    null);
         }
     }
 

@@ -11,6 +11,7 @@ final class PostgresDialect extends Dialect {
     private final String deletePending;
     private final String upsertLease;
     private final String releaseAll;
+    private final String renewLeaseByDatabaseTime;
 
     PostgresDialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
         super(calls, bounded, table);
@@ -25,6 +26,9 @@ final class PostgresDialect extends Dialect {
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL RETURNING version";
         this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
                 + " ON CONFLICT (instance_id) DO UPDATE SET lease_until = EXCLUDED.lease_until";
+        this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " AS i (instance_id, lease_until) VALUES (?,"
+                + " (extract(epoch from clock_timestamp()) * 1000)::bigint + ?) ON CONFLICT (instance_id)"
+                + " DO UPDATE SET lease_until = EXCLUDED.lease_until RETURNING i.lease_until";
         this.releaseAll = "UPDATE " + table + " t SET holder = NULL FROM (SELECT task, timeout_key FROM " + table
                 + " WHERE holder = ? FOR UPDATE SKIP LOCKED) mine WHERE t.task = mine.task"
                 + " AND t.timeout_key = mine.timeout_key";
@@ -44,6 +48,12 @@ final class PostgresDialect extends Dialect {
     @Override
     Optional<Long> deletePending(String task, String key) {
         return calls.queryForList(deletePending, Long.class, task, key).stream().findFirst();
+    }
+
+    @Override
+    long renewLeaseByDatabaseTime(String instance, long leaseMillis) {
+        Long leaseUntil = bounded.queryForObject(renewLeaseByDatabaseTime, Long.class, instance, leaseMillis);
+        return leaseUntil - leaseMillis;
     }
 
     @Override

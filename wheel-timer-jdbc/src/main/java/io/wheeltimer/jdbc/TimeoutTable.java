@@ -248,6 +248,11 @@ final class TimeoutTable {
         dialect.upsertLease(instance, leaseUntil);
     }
 
+    /** Renews the lease of {@code instance} by the database's clock; returns the database's time. */
+    long renewLeaseByDatabaseTime(String instance, long leaseMillis) {
+        return dialect.renewLeaseByDatabaseTime(instance, leaseMillis);
+    }
+
     /**
      * Takes for {@code instance} at most {@code limit} timeouts of its tasks due before
      * {@code dueBefore}: unheld, or held by no instance whose lease runs past {@code now}, or its own

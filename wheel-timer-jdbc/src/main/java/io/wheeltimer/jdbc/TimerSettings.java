@@ -24,7 +24,8 @@ record TimerSettings(
         int maxAttempts,
         String instanceId,
         Executor executor,
-        Clock clock) {
+        Clock clock,
+        TimeSource timeSource) {
 
     /** Longest task name, key and instance id, in characters: the width of their columns. */
     static final int MAX_NAME_LENGTH = 200;
@@ -55,6 +56,22 @@ record TimerSettings(
                     "must be more than twice pollInterval (" + format(pollInterval) + "), so more than "
                             + format(pollInterval.multipliedBy(2)));
         }
+    }
+
+    /** These settings with {@code judge} as the clock that deadlines and leases are read on. */
+    TimerSettings withClock(Clock judge) {
+        return new TimerSettings(
+                tableName,
+                pollInterval,
+                lookahead,
+                lease,
+                batchSize,
+                retryDelay,
+                maxAttempts,
+                instanceId,
+                executor,
+                judge,
+                timeSource);
     }
 
     /**

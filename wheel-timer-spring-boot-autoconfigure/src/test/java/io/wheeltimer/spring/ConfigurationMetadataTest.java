@@ -48,6 +48,7 @@ class ConfigurationMetadataTest {
         DURABLE_KEYS.put("wheel-timer.durable.retry-delay", seconds(JdbcDurableTimer.DEFAULT_RETRY_DELAY));
         DURABLE_KEYS.put("wheel-timer.durable.max-attempts", JdbcDurableTimer.DEFAULT_MAX_ATTEMPTS);
         DURABLE_KEYS.put("wheel-timer.durable.instance-id", "");
+        DURABLE_KEYS.put("wheel-timer.durable.time-source", "database");
         DURABLE_KEYS.put("wheel-timer.durable.timer", "");
         DURABLE_KEYS.put("management.health.wheeltimerdurable.enabled", true);
     }

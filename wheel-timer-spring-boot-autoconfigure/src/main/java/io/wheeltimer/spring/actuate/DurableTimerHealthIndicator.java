@@ -10,8 +10,9 @@ import org.springframework.boot.health.contributor.Health;
  * last successful poll is older than three poll intervals, at least 2 s, or than half the lease:
  * the database cannot be reached, or a poll hangs waiting for a connection) or after
  * {@value #FAILED_POLLS_DOWN} polls in a row failed; UP otherwise. Details: {@code instance} (this
- * instance's id), {@code held} (the timeouts it holds) and {@code lastPoll} (when the last successful
- * poll ended, ISO-8601; absent before the first).
+ * instance's id), {@code held} (the timeouts it holds), {@code lastPoll} (when the last successful
+ * poll ended, ISO-8601; absent before the first) and {@code clockOffset} (the database's clock less
+ * this instance's, ISO-8601, when the database's clock judges; a second or more is logged at WARN).
  */
 public class DurableTimerHealthIndicator extends AbstractHealthIndicator {
 
@@ -32,5 +33,6 @@ public class DurableTimerHealthIndicator extends AbstractHealthIndicator {
                 .withDetail("instance", timer.instanceId())
                 .withDetail("held", timer.held());
         timer.lastSuccessfulPoll().ifPresent(last -> builder.withDetail("lastPoll", last.toString()));
+        timer.databaseClockOffset().ifPresent(offset -> builder.withDetail("clockOffset", offset.toString()));
     }
 }

@@ -1,6 +1,7 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
 import io.wheeltimer.jdbc.JdbcDurableTimer;
+import io.wheeltimer.jdbc.TimeSource;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
@@ -67,6 +68,13 @@ public class DurableTimerProperties {
      * suffix. At most 200 characters.
      */
     private String instanceId = "";
+
+    /**
+     * Whose clock judges deadlines and leases: database (each instance measures its offset to the
+     * database's clock at every poll, so instances whose clocks disagree still fire on time) or
+     * instance (each instance's own clock, as a test that drives time by hand needs).
+     */
+    private TimeSource timeSource = TimeSource.DATABASE;
 
     /**
      * Bean name of the HashedWheelTimer that fires the timeouts; empty for the auto-configured
@@ -152,6 +160,14 @@ public class DurableTimerProperties {
 
     public void setInstanceId(String instanceId) {
         this.instanceId = instanceId;
+    }
+
+    public TimeSource getTimeSource() {
+        return timeSource;
+    }
+
+    public void setTimeSource(TimeSource timeSource) {
+        this.timeSource = timeSource;
     }
 
     public String getTimer() {

@@ -43,6 +43,7 @@ final class DurableTimerSettings {
         set("batch-size", properties.getBatchSize(), builder::batchSize);
         set("retry-delay", properties.getRetryDelay(), builder::retryDelay);
         set("max-attempts", properties.getMaxAttempts(), builder::maxAttempts);
+        set("time-source", properties.getTimeSource(), builder::timeSource);
         String instanceId = properties.getInstanceId();
         if (instanceId != null && !instanceId.isEmpty()) {
             set("instance-id", instanceId, builder::instanceId);

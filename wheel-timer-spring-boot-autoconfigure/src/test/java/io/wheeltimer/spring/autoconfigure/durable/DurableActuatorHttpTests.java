@@ -107,7 +107,8 @@ abstract class DurableActuatorHttpTests {
         DocumentContext json = JsonPath.parse(response.body());
         assertThat(json.read("$.status", String.class)).isEqualTo("UP");
         Map<String, Object> details = json.read("$.details");
-        assertThat(details).containsOnlyKeys("instance", "held", "lastPoll");
+        assertThat(details).containsOnlyKeys("instance", "held", "lastPoll", "clockOffset");
+        assertThat(Duration.parse((String) details.get("clockOffset")).abs()).isLessThan(Duration.ofSeconds(1));
         assertThat(details.get("instance")).isEqualTo(INSTANCE);
         assertThat(Instant.parse((String) details.get("lastPoll"))).isAfterOrEqualTo(before);
     }

@@ -8,6 +8,7 @@ import io.wheeltimer.jdbc.DurableTimeout;
 import io.wheeltimer.jdbc.DurableTimer;
 import io.wheeltimer.jdbc.DurableTimerTask;
 import io.wheeltimer.jdbc.JdbcDurableTimer;
+import io.wheeltimer.jdbc.TimeSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -106,11 +107,15 @@ class DurableTimerAutoConfigurationTest {
                         "wheel-timer.durable.table-name=app_deadlines",
                         "wheel-timer.durable.instance-id=node-7",
                         "wheel-timer.durable.batch-size=5",
-                        "wheel-timer.durable.max-attempts=3")
+                        "wheel-timer.durable.max-attempts=3",
+                        "wheel-timer.durable.time-source=instance")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
                     assertThat(timer.instanceId()).isEqualTo("node-7");
+                    assertThat(timer.databaseClockOffset())
+                            .as("the instance's clock judges")
+                            .isEmpty();
                     assertThat(timer.tableName()).isEqualTo("app_deadlines");
                     DurableTimerProperties properties = context.getBean(DurableTimerProperties.class);
                     assertThat(properties.getPollInterval()).isEqualTo(Duration.ofMillis(100));
@@ -140,6 +145,7 @@ class DurableTimerAutoConfigurationTest {
         assertThat(defaults.getMaxAttempts()).isEqualTo(10);
         assertThat(defaults.getInstanceId()).isEmpty();
         assertThat(defaults.getTimer()).isEmpty();
+        assertThat(defaults.getTimeSource()).isEqualTo(TimeSource.DATABASE);
         // The builder takes them as they are.
         DataSource unused = new DriverManagerDataSource("jdbc:h2:mem:defaults");
         HashedWheelTimer wheel = new HashedWheelTimer();
