@@ -26,9 +26,9 @@ final class PostgresDialect extends Dialect {
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL RETURNING version";
         this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
                 + " ON CONFLICT (instance_id) DO UPDATE SET lease_until = EXCLUDED.lease_until";
-        this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " AS i (instance_id, lease_until) VALUES (?,"
+        this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?,"
                 + " (extract(epoch from clock_timestamp()) * 1000)::bigint + ?) ON CONFLICT (instance_id)"
-                + " DO UPDATE SET lease_until = EXCLUDED.lease_until RETURNING i.lease_until";
+                + " DO UPDATE SET lease_until = EXCLUDED.lease_until RETURNING lease_until";
         this.releaseAll = "UPDATE " + table + " t SET holder = NULL FROM (SELECT task, timeout_key FROM " + table
                 + " WHERE holder = ? FOR UPDATE SKIP LOCKED) mine WHERE t.task = mine.task"
                 + " AND t.timeout_key = mine.timeout_key";

@@ -17,40 +17,21 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A cancel racing the firing of its timeout: exactly one of the two wins, every time. Either cancel
  * returns true and the handler never commits (it never runs), or the handler commits its write and
  * cancel returns false.
  */
-@ParameterizedClass
-@EnumSource(TestDatabase.class)
-class DurableTimerCancelRaceTest {
+class DurableTimerCancelRaceTest extends OnEachDatabase {
 
     private static final String TASK = "order-payment";
     private static final int TIMEOUTS = 300;
     private static final int CANCELLERS = 4;
 
-    private final TestDatabase database;
-    private DurableFixture fixture;
-
     DurableTimerCancelRaceTest(TestDatabase database) {
-        this.database = database;
-    }
-
-    @BeforeEach
-    void createFixture() {
-        fixture = new DurableFixture(database);
-    }
-
-    @AfterEach
-    void stop() {
-        fixture.close();
+        super(database);
     }
 
     @Test

@@ -12,39 +12,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Deadlines and leases are judged by the database's clock: instances whose clocks are ten minutes
  * ahead and behind fire every timeout once, within a second of its real deadline, on the instance
  * that scheduled it; the skew is logged. With {@link TimeSource#INSTANCE} the builder's clock judges.
  */
-@ParameterizedClass
-@EnumSource(TestDatabase.class)
-class DurableTimerClockSkewTest {
+class DurableTimerClockSkewTest extends OnEachDatabase {
 
     private static final String TASK = "order-payment";
     private static final Duration TEN_MINUTES = Duration.ofMinutes(10);
 
-    private final TestDatabase database;
-    private DurableFixture fixture;
-
     DurableTimerClockSkewTest(TestDatabase database) {
-        this.database = database;
-    }
-
-    @BeforeEach
-    void createFixture() {
-        fixture = new DurableFixture(database);
-    }
-
-    @AfterEach
-    void stop() {
-        fixture.close();
+        super(database);
     }
 
     @Test

@@ -13,11 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
@@ -25,27 +21,12 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * for another instance to take its timeouts over; and the lateness heard for a deadline long past
  * is its real lateness, or at most what a meter can record, never negative nor overflowed.
  */
-@ParameterizedClass
-@EnumSource(TestDatabase.class)
-class DurableTimerCountsTest {
+class DurableTimerCountsTest extends OnEachDatabase {
 
     private static final String TASK = "order-payment";
 
-    private final TestDatabase database;
-    private DurableFixture fixture;
-
     DurableTimerCountsTest(TestDatabase database) {
-        this.database = database;
-    }
-
-    @BeforeEach
-    void createFixture() {
-        fixture = new DurableFixture(database);
-    }
-
-    @AfterEach
-    void stop() {
-        fixture.close();
+        super(database);
     }
 
     @Test

@@ -9,38 +9,19 @@ import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The edges: a deadline at the far end of the epoch-millisecond range is due at once, not in 292
  * million years; {@code stop()} returns while a handler still runs; and the rows of a task no
  * handler here knows are kept and reported, never deleted.
  */
-@ParameterizedClass
-@EnumSource(TestDatabase.class)
-class DurableTimerEdgesTest {
+class DurableTimerEdgesTest extends OnEachDatabase {
 
     private static final String TASK = "order-payment";
 
-    private final TestDatabase database;
-    private DurableFixture fixture;
-
     DurableTimerEdgesTest(TestDatabase database) {
-        this.database = database;
-    }
-
-    @BeforeEach
-    void createFixture() {
-        fixture = new DurableFixture(database);
-    }
-
-    @AfterEach
-    void stop() {
-        fixture.close();
+        super(database);
     }
 
     @Test

@@ -7,11 +7,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -21,27 +17,12 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * at its original deadline's timeout, and given up after {@code maxAttempts}, whether the handler
  * threw or the commit failed; and a failure whose text the database would refuse is still recorded.
  */
-@ParameterizedClass
-@EnumSource(TestDatabase.class)
-class DurableTimerFailedRunsTest {
+class DurableTimerFailedRunsTest extends OnEachDatabase {
 
     private static final String TASK = "order-payment";
 
-    private final TestDatabase database;
-    private DurableFixture fixture;
-
     DurableTimerFailedRunsTest(TestDatabase database) {
-        this.database = database;
-    }
-
-    @BeforeEach
-    void createFixture() {
-        fixture = new DurableFixture(database);
-    }
-
-    @AfterEach
-    void stop() {
-        fixture.close();
+        super(database);
     }
 
     @Test

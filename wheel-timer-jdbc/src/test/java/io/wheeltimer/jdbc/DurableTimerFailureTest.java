@@ -15,26 +15,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A handler that throws rolls back its writes and the removal of the row; the timeout is retried after
  * the retry delay, and after {@code maxAttempts} runs that threw it is given up: logged at ERROR, heard
  * by the listener, kept in the table with the error, and no longer pending.
  */
-@ParameterizedClass
-@EnumSource(TestDatabase.class)
-class DurableTimerFailureTest {
+class DurableTimerFailureTest extends OnEachDatabase {
 
     private static final String TASK = "order-payment";
     private static final Duration RETRY_DELAY = Duration.ofMillis(300);
 
-    private final TestDatabase database;
-    private DurableFixture fixture;
     private final Queue<String> heard = new ConcurrentLinkedQueue<>();
     private final DurableTimerListener listener = new DurableTimerListener() {
         @Override
@@ -54,17 +46,7 @@ class DurableTimerFailureTest {
     };
 
     DurableTimerFailureTest(TestDatabase database) {
-        this.database = database;
-    }
-
-    @BeforeEach
-    void createFixture() {
-        fixture = new DurableFixture(database);
-    }
-
-    @AfterEach
-    void stop() {
-        fixture.close();
+        super(database);
     }
 
     @Test

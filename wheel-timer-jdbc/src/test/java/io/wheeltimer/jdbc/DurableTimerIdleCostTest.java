@@ -113,7 +113,9 @@ class DurableTimerIdleCostTest {
                 rows = 0;
             }
             statements++;
-            rows += e.rowsWritten();
+            // The renewal upserts the one lease row by its key; where it also reads the database's
+            // time back (H2's FINAL TABLE) the driver reports no update count for it.
+            rows += isLeaseRenewal(e) ? Math.max(1, e.rowsWritten()) : e.rowsWritten();
         }
         return polls.subList(0, POLLS - 1);
     }

@@ -17,38 +17,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Several instances on one database, with a short poll and lease: each timeout fires exactly once and
  * is never held by two instances at a time; an instance without a handler for a task leaves that
  * task's timeouts alone.
  */
-@ParameterizedClass
-@EnumSource(TestDatabase.class)
-class DurableTimerInstancesTest {
+class DurableTimerInstancesTest extends OnEachDatabase {
 
     private static final String TASK = "order-payment";
 
-    private final TestDatabase database;
-    private DurableFixture fixture;
-
     DurableTimerInstancesTest(TestDatabase database) {
-        this.database = database;
-    }
-
-    @BeforeEach
-    void createFixture() {
-        fixture = new DurableFixture(database);
-    }
-
-    @AfterEach
-    void stop() {
-        fixture.close();
+        super(database);
     }
 
     private static final Duration POLL = Duration.ofMillis(100);

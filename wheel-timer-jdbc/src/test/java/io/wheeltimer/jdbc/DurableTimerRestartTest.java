@@ -8,38 +8,19 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Restarts: a stopped instance releases what it holds and another takes it over; a deadline that
  * passed while nothing ran fires at once; the timeouts of an instance that died are taken over when its
  * lease runs out; a restart under the same instance id takes back what its earlier life held.
  */
-@ParameterizedClass
-@EnumSource(TestDatabase.class)
-class DurableTimerRestartTest {
+class DurableTimerRestartTest extends OnEachDatabase {
 
     private static final String TASK = "order-payment";
 
-    private final TestDatabase database;
-    private DurableFixture fixture;
-
     DurableTimerRestartTest(TestDatabase database) {
-        this.database = database;
-    }
-
-    @BeforeEach
-    void createFixture() {
-        fixture = new DurableFixture(database);
-    }
-
-    @AfterEach
-    void stop() {
-        fixture.close();
+        super(database);
     }
 
     @Test

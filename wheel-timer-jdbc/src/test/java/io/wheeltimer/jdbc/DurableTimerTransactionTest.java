@@ -12,29 +12,22 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Inside a Spring-managed transaction, schedule and cancel take part in it and the wheel is armed only
  * after the commit; outside one, they are committed before they return.
  */
-@ParameterizedClass
-@EnumSource(TestDatabase.class)
-class DurableTimerTransactionTest {
+class DurableTimerTransactionTest extends OnEachDatabase {
 
     private static final String TASK = "order-payment";
 
-    private final TestDatabase database;
-    private DurableFixture fixture;
     private RecordingHandler handler;
     private JdbcDurableTimer durable;
 
     DurableTimerTransactionTest(TestDatabase database) {
-        this.database = database;
+        super(database);
     }
 
     private final Queue<String> heard = new ConcurrentLinkedQueue<>();
@@ -64,11 +57,6 @@ class DurableTimerTransactionTest {
                 heard.add("fired");
             }
         }));
-    }
-
-    @AfterEach
-    void stop() {
-        fixture.close();
     }
 
     @Test
