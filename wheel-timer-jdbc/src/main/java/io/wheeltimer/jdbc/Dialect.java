@@ -21,7 +21,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 abstract class Dialect {
 
     /** The databases {@link #of} knows, for error messages. */
-    static final String SUPPORTED = "H2 and PostgreSQL";
+    static final String SUPPORTED = "H2, PostgreSQL, MariaDB and MySQL";
 
     final JdbcTemplate calls;
     final JdbcTemplate bounded;
@@ -35,11 +35,17 @@ abstract class Dialect {
         this.instances = TimeoutTable.instancesTable(table);
     }
 
-    /** The dialect of the database whose JDBC driver reports {@code productName}, if it is supported. */
+    /**
+     * The dialect of the database whose JDBC driver reports {@code productName}, if it is supported.
+     * MariaDB Connector/J names MariaDB "MariaDB"; MySQL Connector/J names it "MySQL", and that takes
+     * the MySQL dialect, which runs on MariaDB as well.
+     */
     static Optional<Dialect> of(String productName, JdbcTemplate calls, JdbcTemplate bounded, String table) {
         return switch (productName) {
             case "H2" -> Optional.of(new H2Dialect(calls, bounded, table));
             case "PostgreSQL" -> Optional.of(new PostgresDialect(calls, bounded, table));
+            case "MariaDB" -> Optional.of(new MariaDbDialect(calls, bounded, table));
+            case "MySQL" -> Optional.of(new MySqlDialect(calls, bounded, table));
             default -> Optional.empty();
         };
     }

@@ -51,10 +51,12 @@ import org.springframework.transaction.PlatformTransactionManager;
  * is lost in memory is released by a stop, and taken over by another instance when the lease runs
  * out.
  *
- * <p>Supports H2 and PostgreSQL. The scripts {@code io/wheeltimer/jdbc/schema-h2.sql} and
- * {@code schema-postgresql.sql} in this jar create the tables: {@value #DEFAULT_TABLE_NAME} and, for the
- * instances' leases, {@code wheel_timer_timeouts_instances}; for another table name, replace
- * {@value #DEFAULT_TABLE_NAME} in the script throughout.
+ * <p>Supports H2, PostgreSQL, MariaDB 10.6+ and MySQL 8.0+; the dialect is chosen from the database
+ * product name the driver reports (MySQL Connector/J on MariaDB takes the MySQL one, which runs there
+ * too). The scripts {@code io/wheeltimer/jdbc/schema-h2.sql}, {@code schema-postgresql.sql},
+ * {@code schema-mariadb.sql} and {@code schema-mysql.sql} in this jar create the tables:
+ * {@value #DEFAULT_TABLE_NAME} and, for the instances' leases, {@code wheel_timer_timeouts_instances};
+ * for another table name, replace {@value #DEFAULT_TABLE_NAME} in the script throughout.
  *
  * <p>Deadlines and leases are read on this instance's {@link Clock}: a timeout fires when the clock of
  * the instance that holds it reaches the deadline, and a dead instance's lease is judged by the clocks

@@ -18,12 +18,18 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A crash for real: an instance in a JVM of its own, holding timeouts (some of them in the middle of
+ * A crash for real, on each database a JVM of its own can reach (not H2 in memory): an instance in a JVM of its own, holding timeouts (some of them in the middle of
  * their handler's transaction), is killed with SIGKILL. A survivor fires every one of them once the
  * dead instance's lease has run out, and each handler's write commits exactly once.
  */
+@ParameterizedClass
+@EnumSource(
+        value = TestDatabase.class,
+        names = {"POSTGRESQL", "MARIADB", "MYSQL"})
 class DurableTimerCrashTest {
 
     private static final String TASK = "order-payment";
@@ -31,9 +37,15 @@ class DurableTimerCrashTest {
     private static final int LATER = 45;
     private static final Duration LEASE = Duration.ofSeconds(2);
 
+    private final TestDatabase database;
+
+    DurableTimerCrashTest(TestDatabase database) {
+        this.database = database;
+    }
+
     @Test
     void everyTimeoutAKilledInstanceHeldFiresOnceOnASurvivorAfterItsLease() throws Exception {
-        try (DurableFixture fixture = new DurableFixture(TestDatabase.POSTGRESQL)) {
+        try (DurableFixture fixture = new DurableFixture(database)) {
             RecordingHandler survivorHandler = fixture.writingHandler("survivor");
             // The survivor runs all along; the killed instance's timeouts become its own only when the
             // lease runs out.
@@ -49,8 +61,8 @@ class DurableTimerCrashTest {
                             "-cp",
                             System.getProperty("java.class.path"),
                             CrashingInstance.class.getName(),
-                            TestDatabase.sharedPostgres().jdbcUrl(TestDatabase.DATABASE),
-                            TestDatabase.sharedPostgres().username(),
+                            database.jdbcUrl(),
+                            database.username(),
                             fixture.table,
                             "doomed",
                             String.valueOf(BLOCKING),
@@ -58,7 +70,7 @@ class DurableTimerCrashTest {
                             "4000",
                             "40",
                             String.valueOf(LEASE.toMillis()))
-                    .redirectError(new File("target/crashing-instance.log"))
+                    .redirectError(new File("target/crashing-instance-" + database.scripts() + ".log"))
                     .start();
             String ready;
             try {
@@ -115,7 +127,8 @@ class DurableTimerCrashTest {
                     .count();
             long dueAfterLease =
                     deadlines.values().stream().filter(d -> d >= leaseUntil).count();
-            System.out.println("KILL-TEST: killed JVM (SIGKILL) held " + heldByKilled + " timeouts (" + BLOCKING
+            System.out.println("KILL-TEST (" + database + "): killed JVM (SIGKILL) held " + heldByKilled + " timeouts ("
+                    + BLOCKING
                     + " mid-transaction in their handler); the survivor fired all " + survivorHandler.count()
                     + " after the lease ran out (" + (leaseUntil - killedAt.toEpochMilli()) + " ms after the kill),"
                     + " each handler write committed exactly once (none twice, none lost); lateness after the"

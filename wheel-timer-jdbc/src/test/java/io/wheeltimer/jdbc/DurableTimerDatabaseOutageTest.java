@@ -8,41 +8,55 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.zaxxer.hikari.HikariDataSource;
 import io.wheeltimer.testsupport.LogCapture;
+import io.wheeltimer.testsupport.mariadb.MariaDbServer;
 import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 
 /**
- * The embedded PostgreSQL stopped and started again under a running durable timer: schedule, cancel
- * and find throw {@link DataAccessException}, the poller logs one WARN line (at most one per 10 s),
- * nothing is lost, and once the database is back everything pending fires without a restart.
+ * The database server stopped and started again under a running durable timer (PostgreSQL, and
+ * MariaDB through either driver; H2 runs in this JVM): schedule, cancel and find throw
+ * {@link DataAccessException}, the poller logs one WARN line (at most one per 10 s), nothing is
+ * lost, and once the database is back everything pending fires without a restart.
  */
+@ParameterizedClass
+@EnumSource(
+        value = TestDatabase.class,
+        names = {"POSTGRESQL", "MARIADB", "MYSQL"})
 class DurableTimerDatabaseOutageTest {
 
     private static final String TASK = "order-payment";
 
+    private final TestDatabase database;
+
     /** A server of its own: this test stops it. */
-    private static EmbeddedPostgresServer server;
+    private OwnServer server;
 
-    private static HikariDataSource dataSource;
+    private HikariDataSource dataSource;
 
-    @BeforeAll
-    static void startServer() {
-        server = EmbeddedPostgresServer.start();
-        dataSource = TestDatabase.pool(server.createDatabase("outage"), server.username(), 10);
+    DurableTimerDatabaseOutageTest(TestDatabase database) {
+        this.database = database;
+    }
+
+    @BeforeEach
+    void startServer() {
+        server = OwnServer.start(database);
+        dataSource = TestDatabase.pool(server.jdbcUrl(), server.username(), 10);
         dataSource.setConnectionTimeout(500);
     }
 
-    @AfterAll
-    static void closeServer() {
+    @AfterEach
+    void closeServer() throws Exception {
         dataSource.close();
-        server.close();
+        server.closer().close();
     }
 
     @Test
@@ -54,7 +68,7 @@ class DurableTimerDatabaseOutageTest {
         ListAppender<ILoggingEvent> springLog = new ListAppender<>();
         springLog.start();
         spring.addAppender(springLog);
-        try (DurableFixture fixture = new DurableFixture(TestDatabase.POSTGRESQL, dataSource);
+        try (DurableFixture fixture = new DurableFixture(database, dataSource);
                 LogCapture log = LogCapture.of(JdbcDurableTimer.class)) {
             RecordingHandler handler = fixture.writingHandler("one");
             JdbcDurableTimer durable = fixture.start(fixture.builder().handler(TASK, handler));
@@ -63,7 +77,7 @@ class DurableTimerDatabaseOutageTest {
             durable.schedule(TASK, "far-away", Duration.ofHours(1));
 
             long down = System.nanoTime();
-            server.stop();
+            server.stop().run();
 
             assertThatExceptionOfType(DataAccessException.class)
                     .isThrownBy(() -> durable.schedule(TASK, "while-down", Duration.ofMinutes(1)));
@@ -78,7 +92,7 @@ class DurableTimerDatabaseOutageTest {
             assertThat(log.messages(Level.WARNING)).hasSizeBetween(1, warnLinesAllowed(down));
             assertThat(log.messages(Level.WARNING).get(0)).contains("could not poll table " + fixture.table);
 
-            server.startAgain();
+            server.startAgain().run();
 
             // The test's own reads may fail while the pool reconnects.
             await().atMost(Duration.ofSeconds(20))
@@ -99,6 +113,36 @@ class DurableTimerDatabaseOutageTest {
                     .isEmpty();
         } finally {
             spring.detachAppender(springLog);
+        }
+    }
+
+    /** A server of the kind {@code database} runs on, for this test alone, and what stops, restarts and closes it. */
+    private record OwnServer(
+            String jdbcUrl, String username, Runnable stop, Runnable startAgain, AutoCloseable closer) {
+
+        static OwnServer start(TestDatabase database) {
+            return switch (database) {
+                case POSTGRESQL -> {
+                    EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start();
+                    yield new OwnServer(
+                            postgres.createDatabase("outage"),
+                            postgres.username(),
+                            postgres::stop,
+                            postgres::startAgain,
+                            postgres);
+                }
+                case MARIADB, MYSQL -> {
+                    MariaDbServer mariaDb = MariaDbServer.start();
+                    String url = mariaDb.createDatabase("outage");
+                    yield new OwnServer(
+                            database == TestDatabase.MYSQL ? TestDatabase.mysqlJdbcUrl(mariaDb, "outage") : url,
+                            mariaDb.username(),
+                            mariaDb::stop,
+                            mariaDb::startAgain,
+                            mariaDb);
+                }
+                case H2 -> throw new IllegalArgumentException("H2 runs in this JVM: there is no server to stop");
+            };
         }
     }
 

@@ -71,7 +71,9 @@ class DurableTimerFailedRunsTest extends OnEachDatabase {
 
     @Test
     void aDeferredConstraintThatFailsTheCommitFailsTheRun() {
-        assumeThat(database).as("H2 has no deferrable constraints").isEqualTo(TestDatabase.POSTGRESQL);
+        assumeThat(database)
+                .as("of these databases, only PostgreSQL has deferrable constraints")
+                .isEqualTo(TestDatabase.POSTGRESQL);
         String orders = fixture.table + "_orders";
         fixture.jdbc.execute("CREATE TABLE " + orders + " (number INT, CONSTRAINT " + orders
                 + "_number UNIQUE (number) DEFERRABLE INITIALLY DEFERRED)");

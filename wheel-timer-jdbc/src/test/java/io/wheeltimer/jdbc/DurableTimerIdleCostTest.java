@@ -69,9 +69,12 @@ class DurableTimerIdleCostTest {
 
         System.out.println("IDLE (" + database + "): " + fewHeld.size() + " polls holding 10, statements/rows written "
                 + summary(fewHeld) + "; " + manyHeld.size() + " polls holding 200, " + summary(manyHeld));
+        // The lease row; MariaDB and MySQL report a row that INSERT ... ON DUPLICATE KEY UPDATE
+        // updated as two affected rows.
+        int leaseRowReportedAs = database == TestDatabase.MARIADB || database == TestDatabase.MYSQL ? 2 : 1;
         assertThat(fewHeld).allSatisfy(poll -> {
             assertThat(poll.statements()).isLessThanOrEqualTo(2);
-            assertThat(poll.rowsWritten()).isEqualTo(1); // the lease row
+            assertThat(poll.rowsWritten()).isEqualTo(leaseRowReportedAs);
         });
         assertThat(manyHeld).isEqualTo(fewHeld);
     }

@@ -2,6 +2,7 @@ package io.wheeltimer.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.wheeltimer.testsupport.mariadb.MariaDbServer;
 import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,25 +17,69 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 enum TestDatabase {
     H2("schema-h2.sql") {
         @Override
-        DataSource createDataSource() {
+        String createDatabase() {
             // A lock wait long enough for a handler that holds a row while a cancel waits for it.
-            return pool("jdbc:h2:mem:durable;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=30000", "sa", 20);
+            return "jdbc:h2:mem:durable;DB_CLOSE_DELAY=-1;LOCK_TIMEOUT=30000";
+        }
+
+        @Override
+        String username() {
+            return "sa";
         }
     },
 
     POSTGRESQL("schema-postgresql.sql") {
         @Override
-        DataSource createDataSource() {
-            EmbeddedPostgresServer server = sharedPostgres();
-            return pool(server.createDatabase(DATABASE), server.username(), 20);
+        String createDatabase() {
+            return sharedPostgres().createDatabase(DATABASE);
+        }
+
+        @Override
+        String username() {
+            return sharedPostgres().username();
+        }
+    },
+
+    /** MariaDB through MariaDB Connector/J, which names it "MariaDB": the MariaDB dialect. */
+    MARIADB("schema-mariadb.sql") {
+        @Override
+        String createDatabase() {
+            return sharedMariaDb().createDatabase(DATABASE);
+        }
+
+        @Override
+        String username() {
+            return sharedMariaDb().username();
+        }
+    },
+
+    /**
+     * The same MariaDB server through MySQL Connector/J, which names it "MySQL": the MySQL dialect and
+     * script, as an application on MySQL runs them. No MySQL server is tested here.
+     */
+    MYSQL("schema-mysql.sql") {
+        @Override
+        String createDatabase() {
+            MariaDbServer server = sharedMariaDb();
+            server.createDatabase(MYSQL_DATABASE);
+            return mysqlJdbcUrl(server, MYSQL_DATABASE);
+        }
+
+        @Override
+        String username() {
+            return sharedMariaDb().username();
         }
     };
 
-    /** The database the PostgreSQL tests share on {@link #sharedPostgres()}. */
+    /** The database the PostgreSQL tests share on {@link #sharedPostgres()}, and the MariaDB tests on {@link #sharedMariaDb()}. */
     static final String DATABASE = "durable";
+
+    /** The database the MySQL Connector/J tests share on {@link #sharedMariaDb()}. */
+    static final String MYSQL_DATABASE = "durable_mysql";
 
     private static final AtomicInteger POOLS = new AtomicInteger();
     private static EmbeddedPostgresServer postgres;
+    private static MariaDbServer mariaDb;
 
     /** One PostgreSQL server for the whole test JVM (tests that stop theirs start one of their own). */
     static synchronized EmbeddedPostgresServer sharedPostgres() {
@@ -44,19 +89,45 @@ enum TestDatabase {
         return postgres;
     }
 
+    /** One MariaDB server for the whole test JVM, for both drivers (tests that stop theirs start one of their own). */
+    static synchronized MariaDbServer sharedMariaDb() {
+        if (mariaDb == null) {
+            mariaDb = MariaDbServer.start();
+        }
+        return mariaDb;
+    }
+
+    /** The MySQL Connector/J URL of {@code database} on {@code server}. */
+    static String mysqlJdbcUrl(MariaDbServer server, String database) {
+        return "jdbc:mysql://" + server.host() + ":" + server.port() + "/" + database;
+    }
+
     private final String script;
+    private String jdbcUrl;
     private DataSource dataSource;
 
     TestDatabase(String script) {
         this.script = script;
     }
 
-    abstract DataSource createDataSource();
+    /** Creates the database the tests share (on a server started for the JVM) and returns its JDBC URL. */
+    abstract String createDatabase();
+
+    /** The user the tests connect as, with no password. */
+    abstract String username();
+
+    /** The JDBC URL of the database the tests share, created at the first call. */
+    synchronized String jdbcUrl() {
+        if (jdbcUrl == null) {
+            jdbcUrl = createDatabase();
+        }
+        return jdbcUrl;
+    }
 
     /** The pool of this database shared by the tests. */
     synchronized DataSource dataSource() {
         if (dataSource == null) {
-            dataSource = createDataSource();
+            dataSource = pool(jdbcUrl(), username(), 20);
         }
         return dataSource;
     }

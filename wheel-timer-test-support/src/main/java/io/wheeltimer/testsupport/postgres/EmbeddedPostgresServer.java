@@ -1,5 +1,6 @@
 package io.wheeltimer.testsupport.postgres;
 
+import io.wheeltimer.testsupport.Directories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

@@ -26,8 +26,9 @@ public class DurableTimerProperties {
     private String tableName = JdbcDurableTimer.DEFAULT_TABLE_NAME;
 
     /**
-     * When to create the tables from the scripts shipped for H2 and PostgreSQL: embedded (only on
-     * an embedded database), always, or never (the tables come from a migration tool).
+     * When to create the tables from the scripts shipped for H2, PostgreSQL, MariaDB and MySQL:
+     * embedded (only on an embedded database), always, or never (the tables come from a migration
+     * tool).
      */
     private DatabaseInitializationMode initializeSchema = DatabaseInitializationMode.EMBEDDED;
 

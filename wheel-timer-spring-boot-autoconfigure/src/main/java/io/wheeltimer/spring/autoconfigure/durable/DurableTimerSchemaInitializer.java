@@ -22,7 +22,9 @@ import org.springframework.util.StreamUtils;
 /**
  * Creates the durable timeouts' tables per {@code wheel-timer.durable.initialize-schema}, as Spring
  * Session JDBC and Spring Batch create theirs: the script shipped for the database's platform
- * ({@code io/wheeltimer/jdbc/schema-h2.sql} or {@code schema-postgresql.sql}), with the table name
+ * ({@code io/wheeltimer/jdbc/schema-h2.sql}, {@code schema-postgresql.sql}, {@code schema-mariadb.sql}
+ * or {@code schema-mysql.sql}; Boot names the platform after the product the driver reports, so
+ * MySQL Connector/J on MariaDB takes the MySQL script, as the library takes the MySQL dialect), with the table name
  * replaced by {@code wheel-timer.durable.table-name}. The scripts create only what is missing, so
  * {@code always} is safe on every start. Boot orders the beans that depend on database
  * initialization, the durable timer among them, after this one (and after Flyway or Liquibase).
@@ -90,7 +92,7 @@ public class DurableTimerSchemaInitializer extends DataSourceScriptDatabaseIniti
             throw new IllegalStateException(
                     "wheel-timer.durable.initialize-schema is " + mode.name().toLowerCase()
                             + " but there is no script for this database (" + location + "): the tables are created for"
-                            + " H2 and PostgreSQL only; create them yourself, after the PostgreSQL script, and set"
+                            + " H2, PostgreSQL, MariaDB and MySQL only; create them yourself, after the PostgreSQL script, and set"
                             + " wheel-timer.durable.initialize-schema=never");
         }
         return super.initializeDatabase();

@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.wheeltimer.jdbc.DurableTimerTask;
 import io.wheeltimer.jdbc.JdbcDurableTimer;
+import io.wheeltimer.testsupport.mariadb.MariaDbServer;
 import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -19,6 +23,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * database's platform runs with the configured table name, and running it again changes nothing.
  */
 class SchemaInitializationTest {
+
+    /** Started by the first MariaDB test, closed after the class. */
+    private static MariaDbServer mariaDb;
 
     static class Handler {
         @DurableTimerTask("t")
@@ -89,6 +96,60 @@ class SchemaInitializationTest {
                                         .queryForObject("SELECT COUNT(*) FROM order_deadlines", Integer.class))
                                 .isEqualTo(1);
                     });
+        }
+    }
+
+    /**
+     * On MariaDB, Boot's platform is the product the driver names: MariaDB Connector/J takes
+     * {@code schema-mariadb.sql} (names in a NO PAD binary collation), MySQL Connector/J, which calls
+     * MariaDB "MySQL", {@code schema-mysql.sql} (names as VARBINARY), as the library takes the MySQL
+     * dialect; either way the tables get the configured name and the timer runs on them.
+     */
+    @ParameterizedTest
+    @CsvSource({"jdbc:mariadb, varchar", "jdbc:mysql, varbinary"})
+    void alwaysCreatesTheTablesOnMariaDbWithTheScriptOfTheProductTheDriverNames(String scheme, String keyType) {
+        MariaDbServer server = mariaDb();
+        String database = "boot_" + scheme.substring("jdbc:".length());
+        server.createDatabase(database);
+        new ApplicationContextRunner()
+                .withConfiguration(DurableApps.JDBC_APPLICATION)
+                .withPropertyValues(DurableApps.FAST)
+                .withPropertyValues(
+                        "spring.datasource.url=" + scheme + "://" + server.host() + ":" + server.port() + "/"
+                                + database,
+                        "spring.datasource.username=" + server.username(),
+                        "wheel-timer.durable.initialize-schema=always",
+                        "wheel-timer.durable.table-name=order_deadlines")
+                .withBean(Handler.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertTablesExist(context, "order_deadlines");
+                    JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
+                    assertThat(jdbc.queryForObject(
+                                    "SELECT DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()"
+                                            + " AND TABLE_NAME = 'order_deadlines' AND COLUMN_NAME = 'timeout_key'",
+                                    String.class))
+                            .isEqualTo(keyType);
+                    JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
+                    DurableTimerAutoConfigurationTest.awaitHolding(timer);
+                    timer.schedule("t", "k", Duration.ofHours(1));
+                    timer.schedule("t", "K", Duration.ofHours(1));
+                    assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM order_deadlines", Integer.class))
+                            .isEqualTo(2);
+                });
+    }
+
+    private static synchronized MariaDbServer mariaDb() {
+        if (mariaDb == null) {
+            mariaDb = MariaDbServer.start();
+        }
+        return mariaDb;
+    }
+
+    @AfterAll
+    static void closeMariaDb() {
+        if (mariaDb != null) {
+            mariaDb.close();
         }
     }
 

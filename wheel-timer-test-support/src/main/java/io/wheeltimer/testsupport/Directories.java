@@ -1,4 +1,4 @@
-package io.wheeltimer.testsupport.postgres;
+package io.wheeltimer.testsupport;
 
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
@@ -8,13 +8,16 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
-/** Deleting a directory tree without following the symbolic links inside it. */
-final class Directories {
+/**
+ * Deleting a directory tree without following the symbolic links inside it: what the throwaway database
+ * servers leave behind.
+ */
+public final class Directories {
 
     private Directories() {}
 
     /** Deletes {@code dir} and everything under it; a link is deleted, never what it points to. */
-    static void deleteRecursively(Path dir) throws IOException {
+    public static void deleteRecursively(Path dir) throws IOException {
         Files.walkFileTree(dir, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {

@@ -1,0 +1,157 @@
+package io.wheeltimer.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+
+/**
+ * MySQL 8.0+, and MariaDB 10.6+ reached through MySQL Connector/J (which names it "MySQL"): only what
+ * both databases understand, so this runs on either. {@code INSERT ... ON DUPLICATE KEY UPDATE}, which
+ * returns nothing: the version written is read back through {@code LAST_INSERT_ID(expr)}. A delete that
+ * first locks the row it reads. Claims and the release in two statements, the rows locked by a
+ * {@code SELECT ... FOR UPDATE SKIP LOCKED} first (neither database lets an {@code UPDATE} read its own
+ * table in a subquery).
+ *
+ * <p>InnoDB's locking reads read the newest committed row, whatever the isolation level, and hold it
+ * locked to the end of the transaction: each read-then-write below acts on what it read. Under
+ * {@code REPEATABLE READ} (the default) they also lock the gaps they scan, so a write may wait for a
+ * claim to commit, or, in a transaction that writes several rows, end in a deadlock that InnoDB
+ * resolves by rolling one transaction back (a {@code DataAccessException} for its caller).
+ */
+class MySqlDialect extends Dialect {
+
+    private final String upsertTimeout;
+    private final String lastInsertId;
+    private final String lockPending;
+    private final String deleteRow;
+    private final String upsertLease;
+    private final String renewLeaseByDatabaseTime;
+    private final String lockHeld;
+    private final String setHolder;
+    private final String release;
+
+    MySqlDialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
+        super(calls, bounded, table);
+        // The update part runs on the row once it is locked, so the version it writes follows the row's;
+        // LAST_INSERT_ID(expr) keeps that value for this connection to read. The new values are bound
+        // twice rather than read with VALUES(), which MySQL deprecates and MariaDB renamed.
+        this.upsertTimeout = "INSERT INTO " + table
+                + " (task, timeout_key, deadline, due_at, holder, version, attempts, last_error, failed_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?, 0, NULL, NULL) ON DUPLICATE KEY UPDATE deadline = ?, due_at = ?,"
+                + " holder = ?, version = LAST_INSERT_ID(GREATEST(version + 1, ?)), attempts = 0,"
+                + " last_error = NULL, failed_at = NULL";
+        this.lastInsertId = "SELECT LAST_INSERT_ID()";
+        this.lockPending =
+                "SELECT version FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL FOR UPDATE";
+        this.deleteRow = "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ?";
+        this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
+                + " ON DUPLICATE KEY UPDATE lease_until = ?";
+        this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?,"
+                + " LAST_INSERT_ID(ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) + ?)) ON DUPLICATE KEY UPDATE"
+                + " lease_until = LAST_INSERT_ID(ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) + ?)";
+        this.lockHeld = "SELECT task, timeout_key FROM " + table + " WHERE holder = ? FOR UPDATE SKIP LOCKED";
+        this.setHolder = "UPDATE " + table + " SET holder = ? WHERE task = ? AND timeout_key = ?";
+        this.release = "UPDATE " + table + " SET holder = NULL WHERE task = ? AND timeout_key = ? AND holder = ?";
+    }
+
+    @Override
+    String scripts() {
+        return "mysql";
+    }
+
+    /**
+     * One statement, and a second only when it updated a row: an insert writes {@code version} itself
+     * (one affected row), an update (two affected rows, as it always changes the version) writes what
+     * {@code LAST_INSERT_ID()} then returns on this connection, which no other session can change.
+     * Both run on the connection of the caller's transaction.
+     */
+    @Override
+    long upsertTimeout(String task, String key, long deadline, String holder, long version) {
+        int affected = calls.update(
+                upsertTimeout, task, key, deadline, deadline, holder, version, deadline, deadline, holder, version);
+        if (affected == 1) {
+            return version;
+        }
+        Long written = calls.queryForObject(lastInsertId, Long.class);
+        return written == null ? version : written;
+    }
+
+    /**
+     * Locks the pending row (waiting, as on PostgreSQL, while a run holds it: then it reads what that
+     * run committed), then deletes it: in between, the lock keeps it the row that was read.
+     */
+    @Override
+    Optional<Long> deletePending(String task, String key) {
+        Optional<Long> version =
+                calls.queryForList(lockPending, Long.class, task, key).stream().findFirst();
+        version.ifPresent(v -> calls.update(deleteRow, task, key));
+        return version;
+    }
+
+    /** Locks the rows {@code instance} holds that no run has locked, then lets go of them (one batch). */
+    @Override
+    int releaseAll(String instance) {
+        List<Object[]> mine =
+                bounded.query(lockHeld, (rs, i) -> new Object[] {rs.getString(1), rs.getString(2), instance}, instance);
+        if (!mine.isEmpty()) {
+            bounded.batchUpdate(release, mine);
+        }
+        return mine.size(); // each locked here, so each released
+    }
+
+    @Override
+    void upsertLease(String instance, long leaseUntil) {
+        bounded.update(upsertLease, instance, leaseUntil, leaseUntil);
+    }
+
+    /**
+     * One statement: the lease is the database's time plus the lease, and LAST_INSERT_ID(expr) hands
+     * that value back in the statement's reply (its "generated key"), on the insert as on the update.
+     */
+    @Override
+    long renewLeaseByDatabaseTime(String instance, long leaseMillis) {
+        GeneratedKeyHolder keys = new GeneratedKeyHolder();
+        bounded.update(
+                connection -> {
+                    PreparedStatement statement =
+                            connection.prepareStatement(renewLeaseByDatabaseTime, Statement.RETURN_GENERATED_KEYS);
+                    statement.setString(1, instance);
+                    statement.setLong(2, leaseMillis);
+                    statement.setLong(3, leaseMillis);
+                    return statement;
+                },
+                keys);
+        Number leaseUntil = keys.getKeyList().isEmpty()
+                ? null
+                : (Number) keys.getKeyList().get(0).values().iterator().next();
+        if (leaseUntil == null) {
+            leaseUntil = bounded.queryForObject(lastInsertId, Long.class); // a driver that reports no key
+        }
+        return leaseUntil.longValue() - leaseMillis;
+    }
+
+    /**
+     * Locks the rows to claim, skipping those another transaction has locked, then sets their holder
+     * (one batch). The lease subquery is a plain read: a locking clause on the outer query does not lock
+     * (nor skip) the rows a subquery reads.
+     */
+    @Override
+    List<TimeoutTable.Row> claim(
+            String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
+        String select = "SELECT " + TimeoutTable.columns("c") + " FROM " + table + " c WHERE "
+                + claimable("c", tasks.size()) + " ORDER BY c.due_at LIMIT ? FOR UPDATE SKIP LOCKED";
+        List<TimeoutTable.Row> locked = bounded.query(
+                select, TimeoutTable.ROW, claimArguments(dueBefore, instance, healBefore, now, tasks, limit));
+        if (!locked.isEmpty()) {
+            bounded.batchUpdate(
+                    setHolder,
+                    locked.stream()
+                            .map(r -> new Object[] {instance, r.task(), r.key()})
+                            .toList());
+        }
+        return locked;
+    }
+}

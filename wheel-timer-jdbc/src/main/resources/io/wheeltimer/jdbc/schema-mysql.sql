@@ -1,0 +1,36 @@
+-- Durable timeouts (MySQL 8.0+; it runs on MariaDB 10.6+ too, for MySQL Connector/J on MariaDB).
+-- Deadlines and leases are UTC instants in epoch milliseconds.
+-- One row per timeout of a task and key: pending, or given up (failed_at set), kept with its last
+-- error until an operator retries or discards it, or the key is scheduled again.
+-- deadline: the deadline that was scheduled, kept on retries. due_at: when it runs next (the
+-- deadline, or the retry after a failed run); NULL once given up. holder: the instance that holds
+-- it (it is due within that instance's lookahead), or NULL. version: grows at every schedule and
+-- retry, so that an instance acting on an older one changes nothing.
+-- The character set is the table's own, whatever the server's or the database's default. Names are
+-- VARBINARY, their UTF-8 bytes (800: 200 characters of up to 4 bytes), so that they compare exactly:
+-- 'Order-1' is not 'order-1', and 'a' is not 'a ' (utf8mb4_bin ignores trailing spaces, and the
+-- collations that do not are named differently in MySQL and MariaDB).
+CREATE TABLE IF NOT EXISTS wheel_timer_timeouts (
+    task VARBINARY(800) NOT NULL,
+    timeout_key VARBINARY(800) NOT NULL,
+    deadline BIGINT NOT NULL,
+    due_at BIGINT,
+    holder VARBINARY(800),
+    version BIGINT NOT NULL,
+    attempts INT DEFAULT 0 NOT NULL,
+    last_error VARCHAR(4000),
+    failed_at BIGINT,
+    PRIMARY KEY (task, timeout_key),
+    -- The claim reads the rows of the tasks an instance handles that are due soon; given-up and
+    -- far-future rows, and rows of tasks no instance handles, stay out of its way.
+    INDEX wheel_timer_timeouts_due_idx (task, due_at),
+    -- The release at a graceful stop reads the rows one instance holds.
+    INDEX wheel_timer_timeouts_holder_idx (holder)
+) ENGINE = InnoDB DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
+
+-- One row per live instance: its lease on the timeouts it holds runs until lease_until.
+CREATE TABLE IF NOT EXISTS wheel_timer_timeouts_instances (
+    instance_id VARBINARY(800) NOT NULL,
+    lease_until BIGINT NOT NULL,
+    PRIMARY KEY (instance_id)
+) ENGINE = InnoDB DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;

@@ -1,0 +1,95 @@
+package io.wheeltimer.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** The dialect is the one of the product name the driver reports; MySQL Connector/J calls MariaDB "MySQL". */
+class DialectTest {
+
+    /** What each test database's driver reports. */
+    private static final Map<TestDatabase, String> PRODUCT_NAMES = Map.of(
+            TestDatabase.H2, "H2",
+            TestDatabase.POSTGRESQL, "PostgreSQL",
+            TestDatabase.MARIADB, "MariaDB",
+            TestDatabase.MYSQL, "MySQL");
+
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void theProductNameTheDriverReportsChoosesTheDialectOfTheShippedScripts(TestDatabase database) {
+        JdbcTemplate jdbc = new JdbcTemplate(database.dataSource());
+        String product =
+                jdbc.execute((ConnectionCallback<String>) c -> c.getMetaData().getDatabaseProductName());
+
+        assertThat(product).isEqualTo(PRODUCT_NAMES.get(database));
+        assertThat(Dialect.of(product, jdbc, jdbc, "t"))
+                .hasValueSatisfying(dialect -> assertThat(dialect.scripts()).isEqualTo(database.scripts()));
+    }
+
+    /**
+     * Upserts of one key from several transactions at once, each with the same low candidate version:
+     * each reads back the version it wrote (one more than the row's when it wrote), so no two read
+     * the same one, and the row keeps the last.
+     */
+    @ParameterizedTest
+    @EnumSource(TestDatabase.class)
+    void concurrentUpsertsOfOneKeyEachReturnTheVersionTheyWrote(TestDatabase database) throws Exception {
+        int threads = 4;
+        int upsertsEach = 25;
+        try (DurableFixture fixture = new DurableFixture(database)) {
+            Dialect dialect = Dialect.of(PRODUCT_NAMES.get(database), fixture.jdbc, fixture.jdbc, fixture.table)
+                    .orElseThrow();
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            List<Future<List<Long>>> written = new ArrayList<>();
+            CountDownLatch start = new CountDownLatch(1);
+            for (int t = 0; t < threads; t++) {
+                written.add(pool.submit(() -> {
+                    start.await();
+                    List<Long> versions = new ArrayList<>();
+                    for (int i = 0; i < upsertsEach; i++) {
+                        versions.add(fixture.transactions.execute(
+                                status -> dialect.upsertTimeout("task", "one-key", 1_000L, null, 1L)));
+                    }
+                    return versions;
+                }));
+            }
+            start.countDown();
+            List<Long> all = new ArrayList<>();
+            for (Future<List<Long>> f : written) {
+                all.addAll(f.get(60, TimeUnit.SECONDS));
+            }
+            pool.shutdown();
+
+            assertThat(all).hasSize(threads * upsertsEach).doesNotHaveDuplicates();
+            assertThat(all)
+                    .containsOnly(LongStream.rangeClosed(1, threads * upsertsEach)
+                            .boxed()
+                            .toArray(Long[]::new));
+            assertThat(((Number) fixture.row("task", "one-key").get("version")).longValue())
+                    .isEqualTo(threads * upsertsEach);
+        }
+    }
+
+    @Test
+    void anotherProductHasNoDialect() {
+        JdbcTemplate jdbc = new JdbcTemplate();
+        assertThat(Dialect.of("Oracle", jdbc, jdbc, "t")).isEmpty();
+        assertThat(Dialect.of("mariadb", jdbc, jdbc, "t"))
+                .as("the name as the driver spells it")
+                .isEmpty();
+        assertThat(Dialect.SUPPORTED).isEqualTo("H2, PostgreSQL, MariaDB and MySQL");
+    }
+}

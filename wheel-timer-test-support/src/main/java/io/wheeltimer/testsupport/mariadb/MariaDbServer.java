@@ -1,0 +1,489 @@
+package io.wheeltimer.testsupport.mariadb;
+
+import io.wheeltimer.testsupport.Directories;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.mariadb.jdbc.MariaDbDataSource;
+
+/**
+ * A throwaway MariaDB server for tests: a new data directory in a temporary directory, listening on a free port
+ * of 127.0.0.1, user {@value #USERNAME} with no password and every privilege, InnoDB with its log flushed
+ * about once a second rather than at each commit (fast; a crash of the server loses a second that no test
+ * cares about), room for {@value #MAX_CONNECTIONS} connections.
+ *
+ * <p>The server is the machine's own {@code mariadbd} (Debian's {@code mariadb-server} package; the build
+ * runs {@code ensure-mariadb.sh} of this module, which installs it if missing), started with
+ * {@code --no-defaults}: nothing of the machine's configuration, service or data is used or touched. So the
+ * server's character set is MariaDB's compiled default, {@code latin1}, not the {@code utf8mb4} of Debian's
+ * configuration: a table that does not fix its own character set shows it. When the JVM runs as root (as CI
+ * does) the server runs as root too ({@code --user=root}, which MariaDB requires for that).
+ *
+ * <p>{@link #stop()} and {@link #startAgain()} take the server down and bring it back on the same port with the
+ * same data, to test what a client does while its database is away. {@link #close()} kills the server and
+ * deletes its directory; a shutdown hook does the same if the JVM exits first, so no server outlives its JVM
+ * unless that JVM is killed outright. Starting one costs a few seconds (most of it creating the system
+ * tables), so share one per test JVM or class and give each test its own database with
+ * {@link #createDatabase(String)}.
+ *
+ * <p>Thread-safe. Every method throws unchecked exceptions: {@link IllegalStateException} with the failing
+ * command and the server's log when MariaDB does not come up or go down.
+ */
+public final class MariaDbServer implements AutoCloseable {
+
+    /** The user every test connects as; it needs no password and may do anything. */
+    public static final String USERNAME = "test";
+
+    /** The database every server starts with, to connect to before any other exists. */
+    public static final String DEFAULT_DATABASE = "mysql";
+
+    /** The server's {@code max_connections}. */
+    public static final int MAX_CONNECTIONS = 300;
+
+    private static final String HOST = "127.0.0.1";
+    private static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,63}");
+    private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(3);
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
+    private static final Duration STOP_TIMEOUT = Duration.ofMinutes(1);
+    private static final int PORT_ATTEMPTS = 5;
+
+    /** Where Debian and most distributions put the server and the tool that creates its system tables. */
+    private static final List<String> SERVER_LOCATIONS =
+            List.of("/usr/sbin/mariadbd", "/usr/bin/mariadbd", "/usr/sbin/mysqld", "/usr/bin/mysqld");
+
+    private static final List<String> INSTALL_DB_LOCATIONS = List.of(
+            "/usr/bin/mariadb-install-db",
+            "/usr/sbin/mariadb-install-db",
+            "/usr/bin/mysql_install_db",
+            "/usr/sbin/mysql_install_db");
+
+    private final Path server;
+    private final Path installDb;
+    private final boolean root;
+    private final Path directory;
+    private final Path data;
+    private final Path run;
+    private final Path errorLog;
+    private final Path initFile;
+    private final Thread shutdownHook;
+    private int port;
+    private Process process;
+    private boolean closed;
+
+    private MariaDbServer(Path server, Path installDb, boolean root, Path directory) {
+        this.server = server;
+        this.installDb = installDb;
+        this.root = root;
+        this.directory = directory;
+        this.data = directory.resolve("data");
+        this.run = directory.resolve("run");
+        this.errorLog = run.resolve("error.log");
+        this.initFile = directory.resolve("init.sql");
+        this.shutdownHook = new Thread(this::closeQuietly, "mariadb-test-server-shutdown");
+    }
+
+    /** Creates a new server in a temporary directory and starts it on a free port of 127.0.0.1. */
+    public static MariaDbServer start() {
+        Path server = find("mariadbd", SERVER_LOCATIONS);
+        Path installDb = find("mariadb-install-db", INSTALL_DB_LOCATIONS);
+        MariaDbServer mariaDb;
+        try {
+            Path directory = Files.createTempDirectory("wheel-timer-mariadb-");
+            mariaDb = new MariaDbServer(server, installDb, isRoot(), directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not prepare a directory for MariaDB", e);
+        }
+        try {
+            mariaDb.create();
+            mariaDb.startOnFreePort();
+        } catch (RuntimeException e) {
+            mariaDb.closeQuietly();
+            throw e;
+        }
+        Runtime.getRuntime().addShutdownHook(mariaDb.shutdownHook);
+        return mariaDb;
+    }
+
+    /** The TCP port on 127.0.0.1; the same for the server's whole life, across {@link #stop()}. */
+    public synchronized int port() {
+        return port;
+    }
+
+    /** The host the server listens on: {@code 127.0.0.1}. */
+    public String host() {
+        return HOST;
+    }
+
+    /** The MariaDB Connector/J URL of database {@value #DEFAULT_DATABASE}. */
+    public String jdbcUrl() {
+        return jdbcUrl(DEFAULT_DATABASE);
+    }
+
+    /**
+     * The MariaDB Connector/J URL of {@code database} (lower-case letters, digits and {@code _}); it need not
+     * exist yet.
+     */
+    public synchronized String jdbcUrl(String database) {
+        return "jdbc:mariadb://" + HOST + ":" + port + "/" + checkDatabaseName(database);
+    }
+
+    /** The user to connect as, {@value #USERNAME}, with no password. */
+    public String username() {
+        return USERNAME;
+    }
+
+    /** A new data source for database {@value #DEFAULT_DATABASE}, one connection per {@code getConnection()}. */
+    public DataSource dataSource() {
+        return dataSource(DEFAULT_DATABASE);
+    }
+
+    /** A new MariaDB Connector/J data source for {@code database}, one connection per {@code getConnection()}. */
+    public DataSource dataSource(String database) {
+        try {
+            MariaDbDataSource dataSource = new MariaDbDataSource(jdbcUrl(database));
+            dataSource.setUser(USERNAME);
+            return dataSource;
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not make a data source for " + jdbcUrl(database) + ": " + e, e);
+        }
+    }
+
+    /**
+     * Creates an empty database named {@code name} (lower-case letters, digits and {@code _}, at most 64) with
+     * the server's default character set, and returns its MariaDB Connector/J URL.
+     */
+    public String createDatabase(String name) {
+        String url = jdbcUrl(name);
+        try (Connection connection = dataSource().getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not create database " + name + " on " + jdbcUrl() + ": " + e, e);
+        }
+        return url;
+    }
+
+    /**
+     * Shuts the server down cleanly (open connections are ended, new ones refused) and keeps its data and port
+     * for {@link #startAgain()}; fails if it is not running.
+     */
+    public synchronized void stop() {
+        checkNotClosed("stop");
+        if (process == null) {
+            throw new IllegalStateException("The MariaDB server on port " + port + " is already stopped");
+        }
+        Process stopping = process;
+        process = null;
+        stopping.destroy(); // SIGTERM: mariadbd shuts down cleanly
+        if (!waitFor(stopping, STOP_TIMEOUT)) {
+            stopping.destroyForcibly();
+            waitFor(stopping, STOP_TIMEOUT);
+            throw new IllegalStateException("The MariaDB server on port " + port + " did not shut down within "
+                    + STOP_TIMEOUT + " of SIGTERM and was killed\n--- server log " + errorLog + " ---\n"
+                    + readErrorLog(0));
+        }
+    }
+
+    /**
+     * Starts the server after {@link #stop()} on the same port with the same data, and returns once it accepts
+     * connections; fails if it is running, or if something else has taken the port meanwhile.
+     */
+    public synchronized void startAgain() {
+        checkNotClosed("startAgain");
+        if (process != null) {
+            throw new IllegalStateException("The MariaDB server on port " + port + " is already running");
+        }
+        launch();
+    }
+
+    /** Whether the server is running: started and not {@linkplain #stop() stopped} or closed. */
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    /** Kills the server at once and deletes its directory, data included; later calls do nothing. */
+    @Override
+    public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException alreadyShuttingDown) {
+            // Called from another hook or during exit: the hook runs close() too, which then does nothing.
+        }
+        closeQuietlyOrThrow();
+    }
+
+    /** The directory holding the server's data, its log and its socket. */
+    Path directory() {
+        return directory;
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "MariaDbServer[" + HOST + ":" + port + ", " + (process != null ? "running" : "stopped") + ", "
+                + directory + "]";
+    }
+
+    /** The system tables, and the init file that gives the test user its rights at every start. */
+    private void create() {
+        try {
+            Files.createDirectory(run);
+            // Run at each start, when the grant tables are loaded (they are not while the system tables are
+            // made): the user exists from the first connection on.
+            Files.writeString(
+                    initFile,
+                    "CREATE USER IF NOT EXISTS '" + USERNAME + "'@'" + HOST + "';\n"
+                            + "GRANT ALL PRIVILEGES ON *.* TO '" + USERNAME + "'@'" + HOST + "' WITH GRANT OPTION;\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not prepare the MariaDB directories under " + directory, e);
+        }
+        List<String> command = new ArrayList<>(List.of(
+                installDb.toString(),
+                "--no-defaults",
+                "--datadir=" + data,
+                "--auth-root-authentication-method=socket",
+                "--skip-test-db",
+                "--skip-name-resolve"));
+        if (root) {
+            command.add("--user=root");
+        }
+        command.addAll(engineOptions());
+        runToCompletion("mariadb-install-db", command);
+    }
+
+    /** Options that both the system tables' creation and the server take, so that the server need not redo them. */
+    private static List<String> engineOptions() {
+        return List.of(
+                "--innodb-log-file-size=16M",
+                "--innodb-buffer-pool-size=64M",
+                "--innodb-flush-log-at-trx-commit=0",
+                "--innodb-doublewrite=0");
+    }
+
+    private synchronized void startOnFreePort() {
+        for (int attempt = 1; ; attempt++) {
+            port = freePort();
+            long logStart = logSize();
+            try {
+                launch();
+                return;
+            } catch (IllegalStateException e) {
+                // Another process may have bound the port between freePort() and the server's bind.
+                String log = readErrorLog(logStart);
+                boolean portTaken = log.contains("Bind on TCP/IP port") || log.contains("Address already in use");
+                if (attempt == PORT_ATTEMPTS || !portTaken) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Starts mariadbd on {@link #port} and waits until it accepts the test user's connections. */
+    private void launch() {
+        List<String> command = new ArrayList<>(List.of(
+                server.toString(),
+                "--no-defaults",
+                "--datadir=" + data,
+                "--socket=" + run.resolve("mariadbd.sock"),
+                "--pid-file=" + run.resolve("mariadbd.pid"),
+                "--port=" + port,
+                "--bind-address=" + HOST,
+                "--skip-name-resolve",
+                "--log-error=" + errorLog,
+                "--init-file=" + initFile,
+                "--max-connections=" + MAX_CONNECTIONS,
+                "--character-set-server=latin1",
+                "--collation-server=latin1_swedish_ci"));
+        if (root) {
+            command.add("--user=root");
+        }
+        command.addAll(engineOptions());
+        long logStart = logSize();
+        Process started;
+        try {
+            started = new ProcessBuilder(command)
+                    .directory(directory.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(run.resolve("mariadbd.out").toFile())
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("MariaDB test server: could not run " + String.join(" ", command), e);
+        }
+        long end = System.nanoTime() + START_TIMEOUT.toNanos();
+        SQLException last = null;
+        while (started.isAlive() && System.nanoTime() - end < 0) {
+            try (Connection connection =
+                    DriverManager.getConnection(jdbcUrl(DEFAULT_DATABASE) + "?connectTimeout=1000", USERNAME, "")) {
+                process = started;
+                return;
+            } catch (SQLException e) {
+                last = e;
+            }
+            sleep(Duration.ofMillis(50));
+        }
+        boolean exited = !started.isAlive();
+        started.destroyForcibly();
+        waitFor(started, STOP_TIMEOUT);
+        throw new IllegalStateException("MariaDB test server: mariadbd "
+                + (exited
+                        ? "exited with code " + started.exitValue()
+                        : "did not accept connections within " + START_TIMEOUT)
+                + " (last connection error: " + last + ")\n  command: " + String.join(" ", command)
+                + "\n--- server log " + errorLog + ", from this start on ---\n" + readErrorLog(logStart));
+    }
+
+    private void runToCompletion(String what, List<String> command) {
+        Path output = directory.resolve(what + ".out");
+        try {
+            Process process = new ProcessBuilder(command)
+                    .directory(directory.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .start();
+            boolean finished = waitFor(process, COMMAND_TIMEOUT);
+            if (!finished) {
+                process.destroyForcibly();
+            }
+            if (!finished || process.exitValue() != 0) {
+                throw new IllegalStateException("MariaDB test server: " + what + " "
+                        + (finished ? "failed with exit code " + process.exitValue() : "took over " + COMMAND_TIMEOUT)
+                        + "\n  command: " + String.join(" ", command)
+                        + "\n--- its output ---\n" + Files.readString(output, StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("MariaDB test server: could not run " + String.join(" ", command), e);
+        }
+    }
+
+    private long logSize() {
+        try {
+            return Files.size(errorLog);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /** The server log from byte {@code from} on: what one start added to it. */
+    private String readErrorLog(long from) {
+        try (SeekableByteChannel channel = Files.newByteChannel(errorLog)) {
+            channel.position(from);
+            return new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return "(none written)\n";
+        } catch (IOException e) {
+            return "(unreadable: " + e + ")\n";
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            closeQuietlyOrThrow();
+        } catch (RuntimeException e) {
+            System.err.println("MariaDbServer: " + e);
+        }
+    }
+
+    private synchronized void closeQuietlyOrThrow() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (process != null) {
+            process.destroyForcibly();
+            waitFor(process, STOP_TIMEOUT);
+            process = null;
+        }
+        try {
+            if (Files.exists(directory)) {
+                Directories.deleteRecursively(directory);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not delete the MariaDB test directory " + directory, e);
+        }
+    }
+
+    private void checkNotClosed(String method) {
+        if (closed) {
+            throw new IllegalStateException(method + "() on a closed MariaDB server (port " + port + ")");
+        }
+    }
+
+    private static String checkDatabaseName(String database) {
+        if (database == null || !DATABASE_NAME.matcher(database).matches()) {
+            throw new IllegalArgumentException("database name '" + database + "' is not allowed: use 1 to 64 "
+                    + "lower-case letters, digits and _, not starting with a digit");
+        }
+        return database;
+    }
+
+    /** The program {@code name} at the first of {@code locations} that exists, or on the {@code PATH}. */
+    private static Path find(String name, List<String> locations) {
+        List<Path> candidates = new ArrayList<>();
+        locations.forEach(location -> candidates.add(Path.of(location)));
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(":")) {
+                if (!dir.isEmpty()) {
+                    candidates.add(Path.of(dir, name));
+                }
+            }
+        }
+        return candidates.stream()
+                .filter(Files::isExecutable)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("MariaDbServer needs MariaDB's " + name + ", which is at "
+                        + "none of " + locations + " nor on the PATH. Install Debian's mariadb-server package "
+                        + "(wheel-timer-test-support/src/main/sh/ensure-mariadb.sh does, as root)."));
+    }
+
+    private static boolean isRoot() throws IOException {
+        Path probe = Files.createTempFile("wheel-timer-uid-", ".probe");
+        try {
+            return (Integer) Files.getAttribute(probe, "unix:uid") == 0;
+        } finally {
+            Files.delete(probe);
+        }
+    }
+
+    private static boolean waitFor(Process process, Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !process.isAlive();
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("MariaDB test server: interrupted while waiting for it to start", e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not find a free port on " + HOST, e);
+        }
+    }
+}
