@@ -127,7 +127,9 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         this.bounded = new JdbcTemplate(builder.dataSource);
         bounded.setQueryTimeout((int) settings.statementTimeout().toSeconds());
         this.transactions = new Transactions(
-                builder.transactionManager, settings.instanceId() + " (table " + settings.tableName() + ")");
+                builder.transactionManager,
+                builder.dataSource,
+                settings.instanceId() + " (table " + settings.tableName() + ")");
         this.handlers = Map.copyOf(builder.handlers);
         this.listener = new Listeners(builder.listeners);
         RepeatLog databaseTrouble =
