@@ -34,7 +34,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  *
  * <p>db-scheduler runs its statements on a new connection of its {@code DataSource}; to take part in the
  * caller's transaction, its README says to give it Spring's {@link TransactionAwareDataSourceProxy}, as
- * here.
+ * here, and as its Spring Boot starter does. Called with no transaction around it, it is given the pool
+ * itself, as its README's own examples do: each statement then commits on its own (auto-commit).
  */
 enum DurableContender {
     DURABLE("durable timeouts (10 ms tick)", Duration.ofSeconds(1)),
@@ -87,12 +88,20 @@ enum DurableContender {
         return this == DURABLE ? "wheel_timer_timeouts" : "scheduled_tasks";
     }
 
-    /** Creates and starts it; returns once it can schedule (the durable timer has written its lease). */
-    Durable start(DataSource dataSource, PlatformTransactionManager transactions, Handler handler)
+    /**
+     * Creates and starts it; returns once it can schedule (the durable timer has written its lease).
+     * {@code callerTransactions}: whether its calls will be made inside the caller's transactions
+     * (db-scheduler then gets Spring's proxy, to join them) or with none around them (the pool itself).
+     */
+    Durable start(
+            DataSource dataSource, PlatformTransactionManager transactions, Handler handler, boolean callerTransactions)
             throws InterruptedException {
         return this == DURABLE
                 ? durable(dataSource, transactions, handler)
-                : dbScheduler(dataSource, handler, this == DB_SCHEDULER_TUNED);
+                : dbScheduler(
+                        callerTransactions ? new TransactionAwareDataSourceProxy(dataSource) : dataSource,
+                        handler,
+                        this == DB_SCHEDULER_TUNED);
     }
 
     private static Durable durable(DataSource dataSource, PlatformTransactionManager transactions, Handler handler)
@@ -140,8 +149,7 @@ enum DurableContender {
     private static Durable dbScheduler(DataSource dataSource, Handler handler, boolean tuned) {
         OneTimeTask<Void> task = Tasks.oneTime(TASK)
                 .execute((instance, context) -> handler.ran(instance.getId(), context.getExecution().executionTime));
-        var builder = Scheduler.create(new TransactionAwareDataSourceProxy(dataSource), task)
-                .threads(THREADS);
+        var builder = Scheduler.create(dataSource, task).threads(THREADS);
         if (tuned) {
             builder.pollingInterval(Duration.ofMillis(100))
                     .pollUsingLockAndFetch(1.0, 4.0)

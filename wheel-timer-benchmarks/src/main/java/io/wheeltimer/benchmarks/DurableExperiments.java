@@ -42,8 +42,11 @@ import tools.jackson.databind.json.JsonMapper;
  *       otherwise be scheduled less than 30 s ahead): how late each handler started (its start, wall
  *       clock, less the deadline), and how many times each ran;
  *   <li>{@code payment-1}, {@code payment-4}: schedule a timeout 30 minutes ahead, then cancel it, each in
- *       its own transaction, in a loop on 1 or 4 threads: operations (schedule + cancel) per second over
- *       20 s after a 10 s warm-up;
+ *       a transaction of the caller's, in a loop on 1 or 4 threads: operations (schedule + cancel) per
+ *       second over 20 s after a 10 s warm-up;
+ *   <li>{@code payment-own-1}, {@code payment-own-4}: the same with no transaction around the calls: each
+ *       call commits its change on its own before it returns (db-scheduler, given the pool itself rather
+ *       than Spring's proxy, runs its statements in auto-commit mode);
  *   <li>{@code burst}: 100,000 timeouts with one deadline, far enough ahead for all to be scheduled
  *       before it (by the warm-up's rate, with a margin): time from that deadline until all had run, and
  *       how many times each ran;
@@ -88,7 +91,8 @@ public final class DurableExperiments {
     public static void main(String[] args) throws Exception {
         if (args.length != 2) {
             throw new IllegalArgumentException(
-                    "usage: DurableExperiments lateness|payment-1|payment-4|burst|idle DURABLE|DB_SCHEDULER|DB_SCHEDULER_TUNED");
+                    "usage: DurableExperiments lateness|payment-1|payment-4|payment-own-1|payment-own-4|burst|idle"
+                            + " DURABLE|DB_SCHEDULER|DB_SCHEDULER_TUNED");
         }
         DurableContender contender = DurableContender.valueOf(args[1]);
         boolean quick = "1".equals(System.getenv("QUICK"));
@@ -101,11 +105,15 @@ public final class DurableExperiments {
                 HikariDataSource pool = pool(server, contender)) {
             DurableExperiments run = new DurableExperiments(contender, quick, pool);
             run.createTable();
-            run.durable = contender.start(run.counting, run.transactions.getTransactionManager(), run.recorder);
+            boolean callerTransactions = !args[0].startsWith("payment-own-");
+            run.durable = contender.start(
+                    run.counting, run.transactions.getTransactionManager(), run.recorder, callerTransactions);
             switch (args[0]) {
                 case "lateness" -> run.lateness(result);
-                case "payment-1" -> run.payment(1, result);
-                case "payment-4" -> run.payment(4, result);
+                case "payment-1" -> run.payment(1, true, result);
+                case "payment-4" -> run.payment(4, true, result);
+                case "payment-own-1" -> run.payment(1, false, result);
+                case "payment-own-4" -> run.payment(4, false, result);
                 case "burst" -> run.burst(result);
                 case "idle" -> run.idle(result);
                 default -> throw new IllegalArgumentException("unknown experiment " + args[0]);
@@ -210,7 +218,12 @@ public final class DurableExperiments {
         onceCheck(result);
     }
 
-    private void payment(int threads, Map<String, Object> result) throws InterruptedException {
+    /**
+     * Schedule, then cancel, in a loop; each call in a transaction of the caller's when
+     * {@code callerTransactions}, else with no transaction around it.
+     */
+    private void payment(int threads, boolean callerTransactions, Map<String, Object> result)
+            throws InterruptedException {
         long warmUp = quick ? 2_000 : 10_000;
         long measure = quick ? 3_000 : 20_000;
         recorder.expect(new long[0]);
@@ -226,8 +239,13 @@ public final class DurableExperiments {
                             for (long n = 0; !stopping; n++) {
                                 String key = prefix + n;
                                 Instant deadline = Instant.ofEpochMilli(CLOCK.millis() + TimeUnit.MINUTES.toMillis(30));
-                                transactions.executeWithoutResult(s -> durable.schedule(key, deadline));
-                                transactions.executeWithoutResult(s -> durable.cancel(key));
+                                if (callerTransactions) {
+                                    transactions.executeWithoutResult(s -> durable.schedule(key, deadline));
+                                    transactions.executeWithoutResult(s -> durable.cancel(key));
+                                } else {
+                                    durable.schedule(key, deadline);
+                                    durable.cancel(key);
+                                }
                                 ops.increment();
                             }
                         } catch (RuntimeException e) {
@@ -241,10 +259,12 @@ public final class DurableExperiments {
         Thread.sleep(warmUp);
         long ops0 = ops.sum();
         long statements0 = counting.statements();
+        long commits0 = counting.commits();
         long t0 = System.nanoTime();
         Thread.sleep(measure);
         long ops1 = ops.sum();
         long statements1 = counting.statements();
+        long commits1 = counting.commits();
         long t1 = System.nanoTime();
         stopping = true;
         for (Thread worker : workers) {
@@ -254,12 +274,15 @@ public final class DurableExperiments {
             throw failure[0];
         }
         result.put("threads", threads);
+        result.put("callerTransactions", callerTransactions);
         result.put("warmUpMillis", warmUp);
         result.put("measureMillis", measure);
         result.put("operations", ops1 - ops0);
         result.put("opsPerSecond", (ops1 - ops0) / ((t1 - t0) / 1e9));
         // Its polls included: a few over the window, against thousands of operations.
         result.put("statementsPerOperation", (statements1 - statements0) / (double) Math.max(1, ops1 - ops0));
+        // Explicit commits; a statement in auto-commit mode commits on its own and is not one of them.
+        result.put("commitsPerOperation", (commits1 - commits0) / (double) Math.max(1, ops1 - ops0));
         result.put("leftPending", pendingRows());
         result.put("ran", recorder.ran.sum());
     }

@@ -134,7 +134,9 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         this.bounded = new JdbcTemplate(builder.dataSource);
         bounded.setQueryTimeout((int) settings.statementTimeout().toSeconds());
         this.transactions = new Transactions(
-                builder.transactionManager, settings.instanceId() + " (table " + settings.tableName() + ")");
+                builder.transactionManager,
+                builder.dataSource,
+                settings.instanceId() + " (table " + settings.tableName() + ")");
         this.handlers = Map.copyOf(builder.handlers);
         this.listener = new Listeners(builder.listeners);
         RepeatLog databaseTrouble =
@@ -229,8 +231,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         firing.awaitRuns(STOP_WAIT_FOR_HANDLERS);
         try {
             // Deleting the lease row alone would let the others claim what this instance held; the
-            // release also shows it in the table. A row a late handler still fires stays locked until
-            // that handler's transaction ends, and the release waits for it.
+            // release also shows it in the table. A row a late handler still runs is locked by it: the
+            // release skips it (the run deletes it at its commit, or the lease gives it up).
             transactions.executeWithoutResult(() -> {
                 TimeoutTable t = table();
                 t.releaseAll(settings.instanceId());

@@ -26,7 +26,7 @@ class MySqlDialect extends Dialect {
     private final String upsertTimeout;
     private final String lastInsertId;
     private final String lockPending;
-    private final String deleteRow;
+    private final String deleteVersion;
     private final String upsertLease;
     private final String renewLeaseByDatabaseTime;
     private final String lockHeld;
@@ -46,7 +46,8 @@ class MySqlDialect extends Dialect {
         this.lastInsertId = "SELECT LAST_INSERT_ID()";
         this.lockPending =
                 "SELECT version FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL FOR UPDATE";
-        this.deleteRow = "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ?";
+        this.deleteVersion =
+                "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND version = ? AND failed_at IS NULL";
         this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
                 + " ON DUPLICATE KEY UPDATE lease_until = ?";
         this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?,"
@@ -80,15 +81,21 @@ class MySqlDialect extends Dialect {
     }
 
     /**
-     * Locks the pending row (waiting, as on PostgreSQL, while a run holds it: then it reads what that
-     * run committed), then deletes it: in between, the lock keeps it the row that was read.
+     * Reads the pending row's version with a locking read (the newest committed, waiting while a run
+     * holds the row), then deletes the row only if it still has that version: correct inside a
+     * transaction, where the lock keeps the row as read, and outside one too, where a call runs each
+     * statement on its own and a run or a reschedule may come in between (then it reads again).
      */
     @Override
     Optional<Long> deletePending(String task, String key) {
-        Optional<Long> version =
-                calls.queryForList(lockPending, Long.class, task, key).stream().findFirst();
-        version.ifPresent(v -> calls.update(deleteRow, task, key));
-        return version;
+        for (int attempt = 0; attempt < 10; attempt++) {
+            Optional<Long> version = calls.queryForList(lockPending, Long.class, task, key).stream()
+                    .findFirst();
+            if (version.isEmpty() || calls.update(deleteVersion, task, key, version.get()) == 1) {
+                return version;
+            }
+        }
+        return Optional.empty(); // rescheduled ten times while this read it: the newest schedule stands
     }
 
     /** Locks the rows {@code instance} holds that no run has locked, then lets go of them (one batch). */

@@ -11,10 +11,10 @@ import java.util.function.Supplier;
 
 /**
  * The calls an application makes: {@code schedule}, {@code cancel} and {@code find}. Each checks
- * its arguments, runs one statement in the caller's transaction (or one of its own), and changes
- * what is armed only after that transaction commits: a rollback leaves the wheel as it was. The
- * version the table wrote decides which arming wins when two commits of one row arm in the other
- * order.
+ * its arguments, runs one statement in the caller's transaction (outside one, alone in auto-commit
+ * mode: see {@link Transactions}), and changes what is armed only once that statement is committed:
+ * a rollback leaves the wheel as it was. The version the table wrote decides which arming wins when
+ * two commits of one row arm in the other order.
  */
 final class Scheduling {
 
@@ -72,14 +72,14 @@ final class Scheduling {
 
     boolean cancel(String task, String key) {
         checkArguments(task, key, "", "");
-        return transactions.required(() -> {
-            Optional<Long> version = table.get().deletePending(task, key);
-            version.ifPresent(v -> Transactions.afterCommit(() -> {
-                armed.forget(task, key, v);
-                listener.cancelled(task);
-            }));
-            return version.isPresent();
-        });
+        return transactions
+                .write(
+                        () -> table.get().deletePending(task, key),
+                        version -> version.ifPresent(v -> {
+                            armed.forget(task, key, v);
+                            listener.cancelled(task);
+                        }))
+                .isPresent();
     }
 
     Optional<DurableTimeout> find(String task, String key) {
@@ -97,20 +97,18 @@ final class Scheduling {
     private DurableTimeout upsert(String task, String key, Instant deadline) {
         DurableTimeout timeout = new DurableTimeout(task, key, deadline);
         long deadlineMillis = deadline.toEpochMilli();
-        transactions.run(() -> {
-            boolean hold = armed.isHolding()
-                    && deadlineMillis
-                            <= settings.clock().millis() + settings.lookahead().toMillis();
-            long version = table.get().upsert(task, key, deadlineMillis, hold ? settings.instanceId() : null);
-            Transactions.afterCommit(() -> {
-                if (hold) {
-                    armed.arm(timeout, version, 0, deadlineMillis);
-                } else {
-                    armed.forget(task, key, version); // an earlier version held here is not any more
-                }
-                listener.scheduled(task);
-            });
-        });
+        boolean hold = armed.isHolding()
+                && deadlineMillis
+                        <= settings.clock().millis() + settings.lookahead().toMillis();
+        transactions.write(
+                () -> table.get().upsert(task, key, deadlineMillis, hold ? settings.instanceId() : null), version -> {
+                    if (hold) {
+                        armed.arm(timeout, version, 0, deadlineMillis);
+                    } else {
+                        armed.forget(task, key, version); // an earlier version held here is not any more
+                    }
+                    listener.scheduled(task);
+                });
         return timeout;
     }
 

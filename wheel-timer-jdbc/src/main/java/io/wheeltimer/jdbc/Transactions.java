@@ -1,10 +1,15 @@
 package io.wheeltimer.jdbc;
 
 import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -19,39 +24,120 @@ import org.springframework.util.ReflectionUtils;
 /**
  * The timer's transactions on its {@code DataSource}: the caller's, when it has one, else one of the
  * timer's own; and what runs once one commits.
+ *
+ * <p><b>One statement, one round trip.</b> An application's {@code schedule} or {@code cancel} is one
+ * statement. Outside any transaction, a transaction of the timer's own would cost a {@code COMMIT}
+ * round trip besides it, and Spring's bookkeeping around both: about a third of the call's time on
+ * PostgreSQL. So when the calling thread has no Spring-managed transaction (no synchronization, no
+ * connection bound to the timer's {@code DataSource}), the statement runs alone on a connection in
+ * auto-commit mode, which commits it before it returns. A pool that hands out connections with
+ * auto-commit off gets the transaction of the timer's own, as any caller inside a transaction
+ * scope does (whatever its manager or propagation: the transaction manager decides, as before).
  */
 final class Transactions {
 
     private final PlatformTransactionManager manager;
     private final TransactionDefinition definition = TransactionDefinition.withDefaults();
+    private final DataSource dataSource;
+    /** The manager's {@code DataSource}, when it names one and it is not {@link #dataSource}: bound under it too. */
+    private final DataSource managedDataSource;
+
     private final String owner;
 
-    /** @param owner names the timer in errors: its instance id and table */
-    Transactions(PlatformTransactionManager manager, String owner) {
+    /**
+     * @param dataSource the timer's, which its statements run on
+     * @param owner names the timer in errors: its instance id and table
+     */
+    Transactions(PlatformTransactionManager manager, DataSource dataSource, String owner) {
         this.manager = manager;
+        this.dataSource = dataSource;
+        DataSource managed = managedDataSource(manager);
+        this.managedDataSource = managed == dataSource ? null : managed;
         this.owner = owner;
     }
 
     /**
-     * Runs {@code work} in a transaction: the caller's, when it has one on this {@code DataSource},
-     * else one of its own committed before returning. Failing to begin or commit one is a
-     * {@link org.springframework.dao.DataAccessException}, as the statements' own failures are.
+     * Runs {@code work}, one statement, in a transaction: the caller's, when it has one on this
+     * {@code DataSource}, else its own, committed before this returns (outside any transaction scope,
+     * alone in auto-commit mode). Failing to begin or commit one is a
+     * {@link org.springframework.dao.DataAccessException}, as the statement's own failures are.
      */
     <T> T required(Supplier<T> work) {
+        return write(work, result -> {});
+    }
+
+    /**
+     * Runs {@code statement}, as {@link #required} does, and then {@code committed} with its result
+     * once it is committed: after the caller's transaction commits (never if it rolls back), or
+     * before this returns when the statement committed on its own.
+     */
+    <T> T write(Supplier<T> statement, Consumer<? super T> committed) {
+        Connection autoCommitting = inCallersScope() ? null : autoCommittingConnection();
+        if (autoCommitting != null) {
+            T result;
+            try {
+                result = onConnection(autoCommitting, statement);
+            } finally {
+                DataSourceUtils.releaseConnection(autoCommitting, dataSource);
+            }
+            committed.accept(result);
+            return result;
+        }
         try {
-            return execute(status -> work.get());
+            return execute(status -> {
+                T result = statement.get();
+                afterCommit(() -> committed.accept(result));
+                return result;
+            });
         } catch (CannotCreateTransactionException | TransactionSystemException e) {
             throw new DataAccessResourceFailureException(
                     "Durable timer " + owner + ": no transaction: " + e.getMessage(), e);
         }
     }
 
-    /** Runs {@code work} in a transaction, as {@link #required} does, for work with no result. */
-    void run(Runnable work) {
-        required(() -> {
-            work.run();
-            return null;
-        });
+    /**
+     * Whether the calling thread is in a Spring-managed transaction scope, or has a connection bound to
+     * the timer's {@code DataSource}: then the transaction manager decides whether the work joins a
+     * transaction or gets one of its own.
+     */
+    private boolean inCallersScope() {
+        return TransactionSynchronizationManager.isSynchronizationActive()
+                || TransactionSynchronizationManager.hasResource(dataSource)
+                || (managedDataSource != null && TransactionSynchronizationManager.hasResource(managedDataSource));
+    }
+
+    /**
+     * A connection of the timer's {@code DataSource} in auto-commit mode; null, and none kept, when the
+     * pool hands out connections with auto-commit off (checked every time: it reads a flag).
+     */
+    private Connection autoCommittingConnection() {
+        Connection connection = DataSourceUtils.getConnection(dataSource);
+        try {
+            if (connection.getAutoCommit()) {
+                return connection;
+            }
+        } catch (SQLException e) {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+            throw new DataAccessResourceFailureException(
+                    "Durable timer " + owner + ": a connection that cannot tell its auto-commit mode: "
+                            + e.getMessage(),
+                    e);
+        }
+        DataSourceUtils.releaseConnection(connection, dataSource);
+        return null;
+    }
+
+    /**
+     * Runs {@code statement} on {@code connection}, bound to the thread for the statement's
+     * {@code JdbcTemplate} to find, and unbound after.
+     */
+    private <T> T onConnection(Connection connection, Supplier<T> statement) {
+        TransactionSynchronizationManager.bindResource(dataSource, new ConnectionHolder(connection));
+        try {
+            return statement.get();
+        } finally {
+            TransactionSynchronizationManager.unbindResource(dataSource);
+        }
     }
 
     /**
@@ -102,7 +188,7 @@ final class Transactions {
     }
 
     /** The {@code DataSource} of a JDBC, JPA or Hibernate transaction manager; null when it names none. */
-    private static DataSource managedDataSource(PlatformTransactionManager manager) {
+    static DataSource managedDataSource(PlatformTransactionManager manager) {
         if (manager instanceof DataSourceTransactionManager jdbcManager) {
             return jdbcManager.getDataSource();
         }
@@ -129,7 +215,7 @@ final class Transactions {
     }
 
     /** Runs {@code action} after the current transaction commits; never if it rolls back. */
-    static void afterCommit(Runnable action) {
+    private static void afterCommit(Runnable action) {
         if (TransactionSynchronizationManager.isSynchronizationActive()) {
             TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
                 @Override
