@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A handler that throws rolls back its writes and the removal of the row; the timeout is retried after
- * the retry delay, and after {@code maxAttempts} runs that threw it is given up: logged at ERROR, heard
+ * the retry delay, and after {@code maxAttempts} failed runs it is given up: logged at ERROR, heard
  * by the listener, kept in the table with the error, and no longer pending.
  */
 class DurableTimerFailureTest extends OnEachDatabase {

@@ -87,8 +87,8 @@ public final class DurableTimerMetrics implements DurableTimerListener {
             scheduled = counter(registry, "scheduled", task, "Durable timeouts scheduled or rescheduled");
             fired = counter(registry, "fired", task, "Durable timeouts whose handler ran and committed");
             cancelled = counter(registry, "cancelled", task, "Pending durable timeouts cancelled");
-            retried = counter(registry, "retried", task, "Handler runs that threw and will run again");
-            failed = counter(registry, "failed", task, "Durable timeouts given up after their last allowed run threw");
+            retried = counter(registry, "retried", task, "Runs that failed and will run again");
+            failed = counter(registry, "failed", task, "Durable timeouts given up after their last allowed run failed");
             lateness = Timer.builder(PREFIX + "lateness")
                     .description("Time from a durable timeout's deadline to the start of its handler")
                     .tag("task", task)
