@@ -59,10 +59,13 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@code far} (the durable timer only): 1,000,000 timeouts scheduled 30 days ahead by plain
  *       {@code schedule} calls on 4 threads, in three stages (10,000, 100,000, then 1,000,000 rows in
  *       the table). For the empty instance (started, 2,000 scheduled and cancelled as a warm-up) and
- *       after each stage: the timeouts it holds, the heap used after a full garbage collection (the
- *       least of five readings, each after {@code System.gc()}), and the time of each claim the poller
- *       ran over the next 30 polls, timed on the client by {@link TimedStatements}; and PostgreSQL's plan
- *       of that claim with 1,000,000 rows ({@code EXPLAIN}, with the values a poll would bind).
+ *       after each stage, once {@code ANALYZE} has brought the table's statistics up to date (as
+ *       autovacuum does within a minute of such a change): the timeouts it holds, the heap used after a
+ *       full garbage collection (the least of five readings, each after {@code System.gc()}), the time
+ *       of each claim the poller ran over the next 30 polls, timed on the client by
+ *       {@link TimedStatements}, and PostgreSQL's planning and execution time of that claim
+ *       ({@code EXPLAIN ANALYZE}, with the values a poll binds; the third of three), whose plan at
+ *       1,000,000 rows is kept.
  * </ul>
  *
  * <p>Lateness and burst first schedule and cancel 2,000 timeouts two hours ahead, unmeasured: a warm-up
@@ -94,6 +97,8 @@ public final class DurableExperiments {
     private DurableContender.Durable durable;
     /** The poller's claims, timed: in the {@code far} experiment only. */
     private TimedStatements claims;
+    /** The claim's plan at the last stage of {@code far}, as {@code EXPLAIN ANALYZE} gave it. */
+    private List<String> lastPlan = List.of();
 
     private volatile boolean stopping;
 
@@ -376,9 +381,7 @@ public final class DurableExperiments {
         recorder.expect(new long[0]);
         onThreads(2_000, i -> durable.schedule("w" + i, Instant.ofEpochMilli(first)));
         onThreads(2_000, i -> durable.cancel("w" + i));
-        claims.take();
-        Thread.sleep(polls * contender.pollInterval().toMillis() + 500);
-        result.put("stages", new ArrayList<>(List.of(stage(0, 0, claims.take()))));
+        result.put("stages", new ArrayList<>(List.of(stage(0, polls))));
         long scheduleNanos = 0;
         int scheduled = 0;
         for (int stage : stages) {
@@ -388,13 +391,11 @@ public final class DurableExperiments {
             onThreads(stage - from, i -> durable.schedule("f" + (from + i), Instant.ofEpochMilli(first + from + i)));
             scheduleNanos += System.nanoTime() - t0;
             scheduled = stage;
-            claims.take(); // those that ran while scheduling
-            Thread.sleep(polls * contender.pollInterval().toMillis() + 500);
             @SuppressWarnings("unchecked")
             List<Object> rows = (List<Object>) result.get("stages");
-            rows.add(stage(stage, scheduled, claims.take()));
+            rows.add(stage(scheduled, polls));
         }
-        result.put("claimPlan", claimPlan());
+        result.put("claimPlan", lastPlan);
         result.put("timeouts", scheduled);
         result.put("aheadDays", 30);
         result.put("scheduleMillis", TimeUnit.NANOSECONDS.toMillis(scheduleNanos));
@@ -402,13 +403,34 @@ public final class DurableExperiments {
         result.put("ran", recorder.ran.sum());
     }
 
-    /** One line of the {@code far} experiment: what is held, the heap, and the claims of the polls just run. */
-    private Map<String, Object> stage(int stage, int scheduled, long[] claimNanos) throws InterruptedException {
+    /**
+     * One line of the {@code far} experiment, once the table's statistics are brought up to date: what
+     * is held, the heap, the claims of the next {@code polls} polls, and PostgreSQL's own time for one.
+     */
+    private Map<String, Object> stage(int scheduled, int polls) throws InterruptedException {
+        // The claim's plan, and so its time, follow the statistics. Autovacuum gathers them within a minute
+        // (its default naptime) of a change this size; a stage here takes seconds.
+        direct.execute("ANALYZE " + contender.table());
+        claims.take(); // those that ran before
+        Thread.sleep(polls * contender.pollInterval().toMillis() + 500);
+        long[] claimNanos = claims.take();
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("scheduled", scheduled);
         line.put("rows", pendingRows());
         line.put("held", durable.held());
         line.put("heapAfterGcBytes", heapAfterGc());
+        List<String> plan = List.of();
+        for (int i = 0; i < 3; i++) {
+            plan = explainClaim("EXPLAIN (ANALYZE, BUFFERS) ");
+        }
+        lastPlan = plan;
+        for (String text : plan) {
+            if (text.startsWith("Planning Time: ")) {
+                line.put("claimPlanningMillis", Double.parseDouble(text.replaceAll("[^0-9.]", "")));
+            } else if (text.startsWith("Execution Time: ")) {
+                line.put("claimExecutionMillis", Double.parseDouble(text.replaceAll("[^0-9.]", "")));
+            }
+        }
         Arrays.sort(claimNanos);
         line.put("claims", claimNanos.length);
         if (claimNanos.length > 0) {
@@ -421,14 +443,15 @@ public final class DurableExperiments {
     }
 
     /**
-     * PostgreSQL's plan of the claim the poller last ran, with the values a poll binds now: due within
-     * the 10 s lookahead, healing its own rows past due by a poll interval, at most 1,000 rows.
+     * {@code explain} of the claim the poller last ran, with the values a poll binds now: due within the
+     * 10 s lookahead, healing its own rows past due by a poll interval, at most 1,000 rows; for an
+     * instance id no poll uses. With nothing due, even {@code ANALYZE} claims nothing.
      */
-    private List<String> claimPlan() {
+    private List<String> explainClaim(String explain) {
         long now = CLOCK.millis();
         String instance = "explain";
         return direct.queryForList(
-                "EXPLAIN " + claims.lastSql(),
+                explain + claims.lastSql(),
                 String.class,
                 now + 10_000,
                 instance,

@@ -245,7 +245,9 @@ final class DurableReport {
                                 field(stage, "claimMedianMillis"),
                                 field(stage, "claimP90Millis"),
                                 field(stage, "claimMaxMillis"))
-                        + " | " + stage.get("claims").asLong() + " |");
+                        + " | " + stage.get("claims").asLong()
+                        + " | " + Report.fmt(field(stage, "claimPlanningMillis"))
+                        + " / " + Report.fmt(field(stage, "claimExecutionMillis")) + " |");
             }
         }
         StringJoiner plan = new StringJoiner("\n");
