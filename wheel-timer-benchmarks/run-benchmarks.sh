@@ -30,13 +30,17 @@ cp="$root/wheel-timer-benchmarks/target/classes:$(cat "$out/classpath.txt")"
 # own embedded PostgreSQL with a fresh database. QUICK=1 reaches DurableExperiments through the environment.
 durable_section() {
     : > "$out/durable.jsonl"
-    for experiment in lateness payment-1 payment-4 burst idle; do
+    for experiment in lateness payment-1 payment-4 payment-own-1 payment-own-4 burst idle; do
         for contender in DURABLE DB_SCHEDULER DB_SCHEDULER_TUNED; do
             echo "== durable $experiment $contender"
             java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.DurableExperiments "$experiment" "$contender" \
                 | grep '^{' | tee -a "$out/durable.jsonl"
         done
     done
+    # 1,000,000 timeouts 30 days ahead, the durable timer alone. Serial GC: heap-after-GC readings are exact.
+    echo "== durable far DURABLE"
+    java -Xms2g -Xmx2g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.DurableExperiments far DURABLE \
+        | grep '^{' | tee -a "$out/durable.jsonl"
 }
 
 # The SockJS heartbeat pattern: WheelTaskScheduler against Spring's ThreadPoolTaskScheduler.

@@ -64,6 +64,11 @@ enum DurableContender {
 
         /** Stops it (its threads end). */
         void stop();
+
+        /** The timeouts it holds in memory, armed to fire; the durable timer's {@link JdbcDurableTimer#held()}. */
+        default int held() {
+            throw new UnsupportedOperationException("only the durable timer tells what it holds");
+        }
     }
 
     private final String label;
@@ -142,6 +147,11 @@ enum DurableContender {
                 timer.stop();
                 handlers.shutdown();
                 wheel.stop();
+            }
+
+            @Override
+            public int held() {
+                return timer.held();
             }
         };
     }

@@ -118,14 +118,16 @@ final class DurableReport {
                 .put("durable-payment-warm-up", Report.fmt(value("payment-1", DURABLE, "warmUpMillis") / 1e3))
                 .put("durable-burst-timeouts", count("burst", DURABLE, "timeouts"))
                 .put("durable-idle-pending", count("idle", DURABLE, "pending"))
-                .put("durable-idle-window", Report.fmt(value("idle", DURABLE, "windowMillis") / 1e3));
+                .put("durable-idle-window", Report.fmt(value("idle", DURABLE, "windowMillis") / 1e3))
+                .put("durable-load", loadRange());
+        far(template);
         targets(template, targets);
         StringJoiner lateness = new StringJoiner("\n");
         StringJoiner payment = new StringJoiner("\n");
         StringJoiner burst = new StringJoiner("\n");
         StringJoiner idle = new StringJoiner("\n");
-        double one = value("payment-1", TUNED, "opsPerSecond");
-        double four = value("payment-4", TUNED, "opsPerSecond");
+        double[] one = fastestDbScheduler(1);
+        double[] four = fastestDbScheduler(4);
         for (DurableContender c : ALL) {
             lateness.add(openRow(
                             c.label(),
@@ -137,10 +139,18 @@ final class DurableReport {
                     + " | " + count("lateness", c, "missing")
                     + " | " + count("lateness", c, "leftPending")
                     + " | " + Report.fmt(value("lateness", c, "minLeadMillis") / 1e3) + " |");
-            double a = value("payment-1", c, "opsPerSecond");
-            double b = value("payment-4", c, "opsPerSecond");
-            payment.add(
-                    Report.row(c.label(), a, a / one, b, b / four, value("payment-1", c, "statementsPerOperation")));
+            for (String calls : CALLS) {
+                double a = value(calls + "1", c, "opsPerSecond");
+                double b = value(calls + "4", c, "opsPerSecond");
+                payment.add(Report.row(
+                        c.label() + " | " + callsLabel(c, calls),
+                        a,
+                        a / one[0],
+                        b,
+                        b / four[0],
+                        value(calls + "1", c, "statementsPerOperation"),
+                        value(calls + "1", c, "commitsPerOperation")));
+            }
             burst.add(openRow(
                             c.label(),
                             value("burst", c, "firstRanMillis"),
@@ -158,8 +168,123 @@ final class DurableReport {
         }
         template.put("durable-lateness-rows", lateness)
                 .put("durable-payment-rows", payment)
+                .put(
+                        "durable-payment-fastest",
+                        "at 1 thread " + fastestText(one) + "; at 4 threads " + fastestText(four))
                 .put("durable-burst-rows", burst)
                 .put("durable-idle-rows", idle);
+    }
+
+    /** The two ways the payment runs call: {@code payment-own-N}, with no transaction around a call, and {@code payment-N}, in one of the caller's. */
+    private static final String[] CALLS = {"payment-own-", "payment-"};
+
+    private static String callsLabel(DurableContender contender, String calls) {
+        if (calls.equals("payment-")) {
+            return contender == DURABLE
+                    ? "in the caller's transaction"
+                    : "in the caller's transaction (on `TransactionAwareDataSourceProxy`)";
+        }
+        return contender == DURABLE ? "alone (auto-commit)" : "alone (auto-commit, on the pool)";
+    }
+
+    /**
+     * db-scheduler's fastest configuration at {@code threads} threads, of its two settings and two ways
+     * of calling: {ops/s, index of the contender in {@link #ALL}, index of the calls in {@link #CALLS}}.
+     */
+    private double[] fastestDbScheduler(int threads) {
+        double[] fastest = {Double.NaN, -1, -1};
+        for (DurableContender c : new DurableContender[] {DEFAULTS, TUNED}) {
+            for (int k = 0; k < CALLS.length; k++) {
+                double ops = value(CALLS[k] + threads, c, "opsPerSecond");
+                if (!Double.isNaN(ops) && (Double.isNaN(fastest[0]) || ops > fastest[0])) {
+                    fastest = new double[] {ops, c.ordinal(), k};
+                }
+            }
+        }
+        return fastest;
+    }
+
+    /** "db-scheduler, defaults, alone (...): 4269 ops/s", of {@link #fastestDbScheduler}'s answer. */
+    private static String fastestText(double[] fastest) {
+        if (fastest[1] < 0) {
+            return "–";
+        }
+        DurableContender c = ALL[(int) fastest[1]];
+        return c.label() + ", " + callsLabel(c, CALLS[(int) fastest[2]]) + ": " + Report.fmt(fastest[0]) + " ops/s";
+    }
+
+    /** The least and the greatest 1-minute load average at the end of the measurements. */
+    private String loadRange() {
+        double least = Double.NaN;
+        double most = Double.NaN;
+        for (Map<DurableContender, JsonNode> byContender : results.values()) {
+            for (JsonNode node : byContender.values()) {
+                if (node.has("loadAverage")) {
+                    double load = node.get("loadAverage").asDouble();
+                    least = Double.isNaN(least) ? load : Math.min(least, load);
+                    most = Double.isNaN(most) ? load : Math.max(most, load);
+                }
+            }
+        }
+        return Report.fmt(least) + " to " + Report.fmt(most);
+    }
+
+    /** The {@code far} experiment: a line per stage, and the claim's plan. */
+    private void far(Template template) {
+        JsonNode node = node("far", DURABLE);
+        StringJoiner rows = new StringJoiner("\n");
+        if (node != null) {
+            for (JsonNode stage : node.get("stages")) {
+                String label = stage.get("rows").asLong() == 0
+                        ? "none (the empty instance)"
+                        : String.format(Locale.ROOT, "%,d", stage.get("rows").asLong());
+                rows.add(openRow(
+                                label + " | " + stage.get("held").asLong(),
+                                stage.get("heapAfterGcBytes").asDouble() / MB,
+                                field(stage, "claimMinMillis"),
+                                field(stage, "claimMedianMillis"),
+                                field(stage, "claimP90Millis"),
+                                field(stage, "claimMaxMillis"))
+                        + " | " + stage.get("claims").asLong()
+                        + " | " + Report.fmt(field(stage, "claimPlanningMillis"))
+                        + " / " + Report.fmt(field(stage, "claimExecutionMillis")) + " |");
+            }
+        }
+        StringJoiner plan = new StringJoiner("\n");
+        if (node != null && node.has("claimPlan")) {
+            node.get("claimPlan").forEach(line -> plan.add(line.asString()));
+        }
+        template.put("durable-far-rows", rows)
+                .put("durable-far-timeouts", count("far", DURABLE, "timeouts"))
+                .put("durable-far-days", count("far", DURABLE, "aheadDays"))
+                .put("durable-far-rate", Report.fmt(value("far", DURABLE, "schedulesPerSecond")))
+                .put("durable-far-seconds", Report.fmt(value("far", DURABLE, "scheduleMillis") / 1e3))
+                .put("durable-far-plan", plan);
+    }
+
+    private static final double MB = 1024 * 1024;
+
+    private static double field(JsonNode node, String name) {
+        return node.has(name) ? node.get(name).asDouble() : Double.NaN;
+    }
+
+    /** The stage of the {@code far} experiment with {@code rows} rows in the table; null if there is none. */
+    private JsonNode farStage(long rows) {
+        JsonNode node = node("far", DURABLE);
+        if (node == null) {
+            return null;
+        }
+        for (JsonNode stage : node.get("stages")) {
+            if (stage.get("rows").asLong() == rows) {
+                return stage;
+            }
+        }
+        return null;
+    }
+
+    private JsonNode node(String experiment, DurableContender contender) {
+        Map<DurableContender, JsonNode> byContender = results.get(experiment);
+        return byContender == null ? null : byContender.get(contender);
     }
 
     /** A row's label and {@code values}, left open (no closing bar) for more cells. */
@@ -201,17 +326,32 @@ final class DurableReport {
                         + Report.fmt(tunedLimit) + " ms) is the target: " + Report.fmt(p99 - tunedLimit) + " ms over");
         Targets.Target payment = targets.get("durable-payment");
         for (int threads : new int[] {1, 4}) {
+            double ours = value("payment-own-" + threads, DURABLE, "opsPerSecond");
+            double[] fastest = fastestDbScheduler(threads);
+            double theirs = fastest[0];
+            row(
+                    rows,
+                    missed,
+                    payment.text("threads", Report.threads(threads), "fastest", fastestText(fastest)),
+                    Report.fmt(ours) + " ops/s (" + Report.fmt(ours / theirs) + " ×)",
+                    payment.met(ours, theirs),
+                    "schedule-then-cancel, each call alone, on " + Report.threads(threads) + " is " + Report.fmt(ours)
+                            + " ops/s against db-scheduler's fastest " + Report.fmt(theirs) + ", "
+                            + Report.fmt((1 - ours / theirs) * 100) + " % short");
+        }
+        Targets.Target inTransaction = targets.get("durable-payment-in-transaction");
+        for (int threads : new int[] {1, 4}) {
             String experiment = "payment-" + threads;
             double ours = value(experiment, DURABLE, "opsPerSecond");
             double theirs = best(experiment, "opsPerSecond", true);
             row(
                     rows,
                     missed,
-                    payment.text("threads", Report.threads(threads), "best", Report.fmt(theirs)),
+                    inTransaction.text("threads", Report.threads(threads), "best", Report.fmt(theirs)),
                     Report.fmt(ours) + " ops/s (" + Report.fmt(ours / theirs) + " ×)",
-                    payment.met(ours, theirs),
-                    "schedule-then-cancel on " + Report.threads(threads) + " is " + Report.fmt(ours)
-                            + " ops/s against db-scheduler's " + Report.fmt(theirs) + ", "
+                    inTransaction.met(ours, theirs),
+                    "schedule-then-cancel in the caller's transactions on " + Report.threads(threads) + " is "
+                            + Report.fmt(ours) + " ops/s against db-scheduler's " + Report.fmt(theirs) + ", "
                             + Report.fmt((1 - ours / theirs) * 100) + " % short");
         }
         Targets.Target burst = targets.get("durable-burst");
@@ -235,6 +375,7 @@ final class DurableReport {
                 idleTarget.met(idle),
                 "idle it ran " + Report.fmt(idle) + " statements per poll interval, "
                         + Report.fmt(idle - idleTarget.threshold()) + " more than " + idleTarget.thresholdDecimal());
+        farTargets(rows, missed, targets);
         long wrong = 0;
         for (DurableContender c : ALL) {
             wrong += wrong(c);
@@ -256,6 +397,49 @@ final class DurableReport {
         template.put(
                 "durable-missed",
                 missed.isEmpty() ? "Every target met." : "Missed, measured in this run:\n\n" + misses);
+    }
+
+    /** Far-future timeouts: none held, the heap as the empty instance's, the claim as fast with 100 × the rows. */
+    private void farTargets(StringJoiner rows, List<String> missed, Targets targets) {
+        JsonNode empty = farStage(0);
+        JsonNode small = farStage(10_000);
+        JsonNode large = farStage(1_000_000);
+        String count = count("far", DURABLE, "timeouts");
+        String days = count("far", DURABLE, "aheadDays");
+        double held = large == null ? Double.NaN : large.get("held").asDouble();
+        Targets.Target heldTarget = targets.get("durable-far-held");
+        row(
+                rows,
+                missed,
+                heldTarget.text("count", count, "days", days),
+                Double.isNaN(held) ? "–" : String.valueOf((long) held),
+                heldTarget.met(held),
+                "with " + count + " timeouts " + days + " days ahead, " + Report.fmt(held) + " were held");
+        double emptyMb =
+                empty == null ? Double.NaN : empty.get("heapAfterGcBytes").asDouble() / MB;
+        double largeMb =
+                large == null ? Double.NaN : large.get("heapAfterGcBytes").asDouble() / MB;
+        Targets.Target heap = targets.get("durable-far-heap");
+        row(
+                rows,
+                missed,
+                heap.text("count", count, "empty", Report.fmt(emptyMb)),
+                Report.fmt(largeMb - emptyMb) + " MB",
+                heap.met(largeMb - emptyMb),
+                "the heap after GC grew by " + Report.fmt(largeMb - emptyMb) + " MB with " + count
+                        + " timeouts far ahead, more than " + heap.thresholdDecimal() + " MB");
+        double smallClaim = small == null ? Double.NaN : field(small, "claimMedianMillis");
+        double largeClaim = large == null ? Double.NaN : field(large, "claimMedianMillis");
+        Targets.Target claim = targets.get("durable-far-claim");
+        row(
+                rows,
+                missed,
+                claim.text("small", Report.fmt(smallClaim)),
+                Report.fmt(largeClaim) + " ms (" + Report.x(largeClaim / smallClaim) + ")",
+                claim.met(largeClaim, smallClaim),
+                "the claim took " + Report.fmt(largeClaim) + " ms a poll (median) with 1,000,000 rows, "
+                        + Report.x(largeClaim / smallClaim) + " its " + Report.fmt(smallClaim)
+                        + " ms with 10,000, where at most " + claim.thresholdDecimal() + " × is the target");
     }
 
     /** How many timeouts of {@code contender} ran twice or never, in the lateness and burst runs. */

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -27,6 +27,14 @@ import java.util.function.Supplier;
  * <p><b>Backpressure.</b> A poll claims no more than this instance can start: at most
  * {@code batchSize}, less the runs waiting for a thread. What the wheel or the executor refused
  * since the last poll is released for the other instances, and that poll claims nothing.
+ *
+ * <p><b>Catching up.</b> A poll whose claim its limit cut short (it took all it was allowed, or it was
+ * allowed nothing while runs wait for threads) may have left rows due within the lookahead. The next
+ * poll then runs as soon as no more than half a batch waits for a thread (looked at every
+ * {@value #CATCH_UP_CHECK_MILLIS} ms, without a statement), and at the latest a poll interval after
+ * the last: more deadlines coming near a second than one batch holds, or a burst due at once, are
+ * claimed as fast as this instance starts them, not a batch per poll interval. An idle instance still
+ * polls once per interval.
  *
  * <p><b>Housekeeping.</b> The first poll deletes the lease rows of long-gone instances and takes
  * back every row this instance id held in an earlier life that is due within the lookahead (a
@@ -49,6 +57,9 @@ final class Poller {
     /** How often a poll also counts the rows of tasks no handler here knows. */
     private static final Duration UNHANDLED_INTERVAL = Duration.ofHours(1);
 
+    /** While catching up, how often the poll thread looks whether half a batch of room is free. */
+    static final long CATCH_UP_CHECK_MILLIS = 10;
+
     private final TimerSettings settings;
     private final ArmedTimeouts armed;
     private final Firing firing;
@@ -62,13 +73,16 @@ final class Poller {
     private final RepeatLog skew =
             new RepeatLog(log, "readings of a clock skew over 1 s", TimeUnit.MINUTES.toNanos(10), System::nanoTime);
     private final Clock clock;
-    private final long pollsPerUnhandledCount;
+    private final long intervalNanos;
 
-    private ScheduledExecutorService thread;
+    private volatile ScheduledThreadPoolExecutor thread;
 
     // Written by the poll thread only.
     private boolean housekeepingDone;
-    private long polls;
+    /** When the rows of unhandled tasks are next counted (System.nanoTime()); at the second poll first. */
+    private long unhandledCountDueNanos;
+
+    private long lastPollStartNanos;
     private volatile int failedPollsInARow;
     private volatile Instant lastSuccessfulPoll;
     /** {@link System#nanoTime()} at the end of the last successful poll; 0 before the first. */
@@ -94,21 +108,21 @@ final class Poller {
         this.running = running;
         this.databaseTrouble = databaseTrouble;
         this.clock = settings.clock();
-        this.pollsPerUnhandledCount = Math.max(
-                1, UNHANDLED_INTERVAL.toNanos() / settings.pollInterval().toNanos());
+        this.intervalNanos = settings.pollInterval().toNanos();
     }
 
     /** Starts the poll thread; the first poll runs at once, and this waits up to 5 s for it. */
     void start() {
         housekeepingDone = false;
-        thread = Executors.newSingleThreadScheduledExecutor(task -> {
+        ScheduledThreadPoolExecutor pollThread = new ScheduledThreadPoolExecutor(1, task -> {
             Thread t = new Thread(task, "wheel-timer-durable-poll-" + settings.instanceId());
             t.setDaemon(true);
             return t;
         });
-        long intervalNanos = settings.pollInterval().toNanos();
-        Future<?> firstPoll = thread.submit(this::poll);
-        thread.scheduleWithFixedDelay(this::poll, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
+        // The next poll is always one delayed task: a stop drops it rather than waiting for it.
+        pollThread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        thread = pollThread;
+        Future<?> firstPoll = pollThread.submit(this::pollThenPlan);
         try {
             firstPoll.get(FIRST_POLL_WAIT.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
@@ -157,10 +171,50 @@ final class Poller {
         return failedPollsInARow;
     }
 
-    /** On the poll thread: renew the lease, release what was refused, then claim what is due soon. */
-    private void poll() {
-        if (!running.getAsBoolean()) {
+    /** On the poll thread: polls, then plans the next poll, at once or after the interval. */
+    private void pollThenPlan() {
+        lastPollStartNanos = System.nanoTime();
+        boolean behind = false;
+        try {
+            behind = poll();
+        } finally {
+            if (behind) {
+                planNext(this::catchUp, TimeUnit.MILLISECONDS.toNanos(CATCH_UP_CHECK_MILLIS));
+            } else {
+                planNext(this::pollThenPlan, intervalNanos);
+            }
+        }
+    }
+
+    /** Polls once half a batch of room is free, or a poll interval after the last poll; else looks again soon. */
+    private void catchUp() {
+        if (firing.waitingForAThread() <= settings.batchSize() / 2
+                || System.nanoTime() - lastPollStartNanos >= intervalNanos) {
+            pollThenPlan();
+        } else {
+            planNext(this::catchUp, TimeUnit.MILLISECONDS.toNanos(CATCH_UP_CHECK_MILLIS));
+        }
+    }
+
+    private void planNext(Runnable next, long delayNanos) {
+        ScheduledThreadPoolExecutor pollThread = thread;
+        if (pollThread == null || !running.getAsBoolean()) {
             return;
+        }
+        try {
+            pollThread.schedule(next, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // Stopping: no poll after this one.
+        }
+    }
+
+    /**
+     * On the poll thread: renew the lease, release what was refused, then claim what is due soon.
+     * Whether its claim was cut short by its limit, so that more may be due within the lookahead.
+     */
+    private boolean poll() {
+        if (!running.getAsBoolean()) {
+            return false;
         }
         try {
             TimeoutTable t = table.get();
@@ -171,12 +225,14 @@ final class Poller {
             if (first) {
                 transactions.executeWithoutResult(() -> t.deleteExpiredLeases(now - leaseMillis));
                 housekeepingDone = true;
-            } else if (polls++ % pollsPerUnhandledCount == 0) {
+                unhandledCountDueNanos = System.nanoTime();
+            } else if (System.nanoTime() - unhandledCountDueNanos >= 0) {
                 logUnhandled(t); // from the second poll on, hourly: not at startup with the rest
+                unhandledCountDueNanos = System.nanoTime() + UNHANDLED_INTERVAL.toNanos();
             }
             transactions.executeWithoutResult(() -> renewLease(t, now, leaseMillis));
             if (!running.getAsBoolean()) {
-                return;
+                return false;
             }
             // A lease that ran out before this renewal may have let other instances take what this one
             // held: what memory holds is no longer known to be true, so it is rebuilt from the table.
@@ -187,10 +243,12 @@ final class Poller {
             }
             armed.hold();
             int limit = settings.batchSize() - firing.waitingForAThread();
+            boolean cutByBackpressure = limit <= 0;
             List<ArmedTimeouts.Entry> refused = armed.takeRefused();
             if (!refused.isEmpty()) {
                 transactions.executeWithoutResult(() -> t.release(refused, instanceId));
                 limit = 0; // this round is for the instances with room
+                cutByBackpressure = false;
             }
             long dueBefore = now + settings.lookahead().toMillis();
             // The first poll, and the first after a lapsed lease, take back all of this id's rows due
@@ -210,6 +268,7 @@ final class Poller {
                 }
             }
             succeeded();
+            return cutByBackpressure || (claimLimit > 0 && claimed.size() >= claimLimit);
         } catch (VirtualMachineError e) {
             failedPollsInARow++;
             throw e;
@@ -222,6 +281,7 @@ final class Poller {
                             + " (" + failed + " polls in a row failed); it tries again every "
                             + TimerSettings.format(settings.pollInterval()) + " and keeps what it holds armed",
                     e);
+            return false;
         }
     }
 
