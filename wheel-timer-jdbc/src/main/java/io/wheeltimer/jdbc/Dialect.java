@@ -50,6 +50,19 @@ abstract class Dialect {
         };
     }
 
+    /**
+     * The dialect of the database {@code calls} reaches, asked of the driver once.
+     *
+     * @throws IllegalStateException if the database is not one of those supported
+     */
+    static Dialect detect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
+        String product = calls.execute((org.springframework.jdbc.core.ConnectionCallback<String>)
+                c -> c.getMetaData().getDatabaseProductName());
+        return of(String.valueOf(product), calls, bounded, table)
+                .orElseThrow(() -> new IllegalStateException(
+                        "Durable timeouts support " + SUPPORTED + "; the DataSource is " + product));
+    }
+
     /** The name of its scripts: {@code schema-NAME.sql} and {@code upgrade-NAME.sql}. */
     abstract String scripts();
 

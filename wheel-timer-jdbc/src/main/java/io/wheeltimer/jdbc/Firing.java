@@ -20,14 +20,9 @@ import java.util.function.Supplier;
  * wheel's worker), then one transaction that deletes the row, as the version this instance armed
  * and still holds, and runs the handler, so that what the handler writes through the same
  * {@code DataSource} commits with the deletion, once. A handler that throws rolls both back and
- * its timeout is retried after the retry delay (a new version of the row, armed here), until it has
- * thrown {@code maxAttempts} times; then the row is kept with its error, held by nobody: given up.
- *
- * <p>Every run whose transaction does not commit counts as a failed run: a handler that throws,
- * a transaction marked rollback-only, a constraint broken at flush or commit. Only a run that could
- * not start (the database could not be reached, or the row could not be deleted) is not counted: it
- * is armed again after the retry delay. A failure that cannot be recorded in the table is counted
- * in memory and recorded with the next one.
+ * {@link Retries} retries its timeout or gives it up. Only a run that could not start (the database
+ * could not be reached, or the row could not be deleted) is not a failed run: it is armed again after
+ * the retry delay.
  *
  * <p>A run whose row is no longer the armed version (cancelled, rescheduled, taken over) commits
  * nothing; what the table then holds for this instance is armed instead ({@link #reconcile}).
@@ -46,6 +41,7 @@ final class Firing {
     private final RepeatLog databaseTrouble;
     private final Clock clock;
     private final String retryDelay;
+    private final Retries retries;
 
     private final Object inFlightLock = new Object();
     /** Runs handed to the executor and not finished; guarded by {@link #inFlightLock}. */
@@ -74,6 +70,7 @@ final class Firing {
         this.databaseTrouble = databaseTrouble;
         this.clock = settings.clock();
         this.retryDelay = TimerSettings.format(settings.retryDelay());
+        this.retries = new Retries(settings, armed, table, transactions, listener, running, databaseTrouble);
     }
 
     /** On the wheel's thread: hands the run to the executor. */
@@ -172,13 +169,15 @@ final class Firing {
             if (started[0]) {
                 // The handler threw, or its transaction did not commit (rollback-only, a constraint
                 // at commit): a failed run either way.
-                failed(entry, thrown[0] != null ? thrown[0] : e);
+                if (!retries.failed(entry, thrown[0] != null ? thrown[0] : e)) {
+                    reconcile(entry); // cancelled or rescheduled while the handler ran
+                }
             } else {
                 databaseTrouble.report(
                         () -> "Durable timer " + settings.instanceId() + " could not start the timeout of task \""
                                 + timeout.task() + "\" for key \"" + timeout.key() + "\"; retried in " + retryDelay,
                         e);
-                armAgainLater(entry, entry.attempts);
+                retries.armAgainLater(entry, entry.attempts);
             }
             return;
         }
@@ -188,79 +187,6 @@ final class Firing {
         } else {
             reconcile(entry);
         }
-    }
-
-    /** A run did not commit: retry the timeout later, or give it up. */
-    private void failed(Entry entry, Throwable error) {
-        int attempts = entry.attempts + 1;
-        String task = entry.id.task();
-        String key = entry.id.key();
-        String message = TimerSettings.storable(describe(error), TimerSettings.MAX_ERROR_LENGTH);
-        String holder = settings.instanceId();
-        boolean updated;
-        try {
-            long now = clock.millis();
-            if (attempts >= settings.maxAttempts()) {
-                updated = transactions.required(
-                        () -> table.get().giveUp(task, key, entry.version, holder, attempts, message, now));
-                if (updated) {
-                    armed.forget(entry);
-                    log.log(
-                            System.Logger.Level.ERROR,
-                            () -> "Durable timeout of task \"" + task + "\" for key \"" + key + "\" given up after "
-                                    + attempts + " runs that failed; kept in table " + settings.tableName()
-                                    + " with its last error: " + message,
-                            error);
-                    listener.failed(task, error);
-                }
-            } else {
-                long newVersion = table.get().nextVersion(entry.version);
-                long dueAt = now + settings.retryDelay().toMillis();
-                // Held here only while it is due within the lookahead, as a claim would take it.
-                String newHolder = dueAt <= now + settings.lookahead().toMillis() ? holder : null;
-                updated = transactions.required(() -> table.get()
-                        .retry(task, key, entry.version, holder, attempts, message, newVersion, dueAt, newHolder));
-                if (updated) {
-                    log.log(
-                            System.Logger.Level.WARNING,
-                            () -> "Durable timeout of task \"" + task + "\" for key \"" + key + "\" failed (run "
-                                    + attempts + " of at most " + settings.maxAttempts() + "); retried in "
-                                    + retryDelay,
-                            error);
-                    if (newHolder != null) {
-                        armed.arm(entry.timeout, newVersion, attempts, dueAt);
-                    } else {
-                        armed.forget(entry);
-                    }
-                    listener.retried(task, error);
-                }
-            }
-        } catch (RuntimeException e) {
-            // Counted here, recorded with the next failure; the run is tried again.
-            databaseTrouble.report(
-                    () -> "Durable timer " + holder + " could not record the failed run " + attempts
-                            + " of the timeout of task \"" + task + "\" for key \"" + key + "\"; it runs again in "
-                            + retryDelay,
-                    e);
-            armAgainLater(entry, Math.min(attempts, settings.maxAttempts() - 1));
-            return;
-        }
-        if (!updated) {
-            reconcile(entry); // cancelled or rescheduled while the handler ran
-        }
-    }
-
-    /**
-     * The error and its causes, each as {@code Throwable.toString()} gives it: a failed commit's
-     * wrapper ("JDBC commit failed") says little, the constraint it reports says what to fix.
-     */
-    static String describe(Throwable error) {
-        StringBuilder text = new StringBuilder(String.valueOf(error));
-        Throwable cause = error.getCause();
-        for (int depth = 0; cause != null && cause != error && depth < 5; depth++, cause = cause.getCause()) {
-            text.append("; caused by ").append(cause);
-        }
-        return text.toString();
     }
 
     /** The most lateness a {@link Duration} of nanoseconds holds (about 292 years): meters record in nanoseconds. */
@@ -296,7 +222,7 @@ final class Firing {
                             + entry.id.task() + "\" for key \"" + entry.id.key() + "\"; looked at again in "
                             + retryDelay,
                     e);
-            armAgainLater(entry, entry.attempts);
+            retries.armAgainLater(entry, entry.attempts);
             return;
         }
         if (row.isPresent() && settings.instanceId().equals(row.get().holder())) {
@@ -311,14 +237,6 @@ final class Firing {
             }
         } else {
             armed.forget(entry);
-        }
-    }
-
-    /** Arms {@code entry} again, the same version, after the retry delay: its run did not happen or was not recorded. */
-    private void armAgainLater(Entry entry, int attempts) {
-        if (running.getAsBoolean()) {
-            armed.armAgain(
-                    entry, attempts, clock.millis() + settings.retryDelay().toMillis());
         }
     }
 

@@ -17,50 +17,43 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * The {@link DurableTimer} on a JDBC {@link DataSource}: one row per pending timeout, held by one
- * instance at a time under a lease, and fired from that instance's wheel.
+ * The {@link DurableTimer} on a JDBC {@link DataSource}: one row per pending timeout, held by at
+ * most one instance at a time under a lease, and fired from that instance's wheel.
  *
  * <p>The path of a timeout through the parts of this package:
  *
  * <pre>
- *  schedule(task, key, deadline)                      this class: checks, one upsert
- *    │  row (task, key, deadline, version, holder = this instance once it holds)
- *    ▼                                                TimeoutTable + Dialect: the SQL, per database
+ *  schedule(task, key, deadline)        Scheduling: checks, one upsert (held here only if due
+ *    │                                  within the lookahead, else unheld)
+ *    ▼                                  TimeoutTable + Dialect: the SQL, per database
  *  after commit ──► ArmedTimeouts.arm ──► wheel       ArmedTimeouts: the cache of held rows
  *    ▲                                      │ due
- *    │ claim (unheld, due within lookahead) ▼
+ *    │ claim (due within lookahead)         ▼
  *  Poller: every pollInterval           Firing.dispatch ──► executor
- *    lease renewal, claim, housekeeping       │
+ *    lease, claim, heal, housekeeping         │
  *                                             ▼
  *                 one transaction: delete the row (this version, this holder) + the handler
- *                   commit ──► done, once          throw ──► retry (new version) or give up
+ *                   commit ──► done, once          fail ──► Retries: retry (new version) or give up
  * </pre>
  *
- * <p>A timeout scheduled here is held here from the start and armed on the wheel once its row is
- * committed, so it fires within about a tick of its deadline without any polling. The
- * {@link Poller} renews this instance's lease and claims what others left ({@code FOR UPDATE SKIP
- * LOCKED}: two instances never both take a row). {@link ArmedTimeouts} keeps the one invariant
- * every path obeys: an armed entry acts only while it is still the current entry for its row.
- * {@link Firing} runs the handler, never on the wheel's worker, in the transaction that deletes the
- * row, and retries or gives up a handler that throws. The database is the truth: a row whose entry
- * is lost in memory is released by a stop, and taken over by another instance when the lease runs
- * out.
+ * <p>The database is the truth and memory a cache that every poll can rebuild: an instance holds
+ * only timeouts due within its lookahead, the {@link Poller} claims the rest as they come near
+ * ({@code FOR UPDATE SKIP LOCKED}: two instances never both take a row) and takes back its own rows
+ * that memory lost, and {@link ArmedTimeouts} keeps the invariant every path obeys: an armed entry
+ * acts only while it is still the current entry for its row. {@link Firing} runs the handler, never
+ * on the wheel's worker, in the transaction that deletes the row. Deadlines and leases are judged by
+ * the database's clock ({@link TimeSource}).
  *
- * <p>Supports H2, PostgreSQL, MariaDB 10.6+ and MySQL 8.0+; the dialect is chosen from the database
- * product name the driver reports (MySQL Connector/J on MariaDB takes the MySQL one, which runs there
- * too). The scripts {@code io/wheeltimer/jdbc/schema-h2.sql}, {@code schema-postgresql.sql},
- * {@code schema-mariadb.sql} and {@code schema-mysql.sql} in this jar create the tables:
- * {@value #DEFAULT_TABLE_NAME} and, for the instances' leases, {@code wheel_timer_timeouts_instances};
- * for another table name, replace {@value #DEFAULT_TABLE_NAME} in the script throughout.
- *
- * <p>Deadlines and leases are read on this instance's {@link Clock}: a timeout fires when the clock of
- * the instance that holds it reaches the deadline, and a dead instance's lease is judged by the clocks
- * of the others, so clocks should agree to well within the lease.
+ * <p>Supports H2, PostgreSQL, MariaDB 10.6+ and MySQL 8.0+, the dialect chosen from the product
+ * name the driver reports. The scripts {@code io/wheeltimer/jdbc/schema-<database>.sql} in this jar
+ * ({@code h2}, {@code postgresql}, {@code mariadb}, {@code mysql}) create the tables
+ * {@value #DEFAULT_TABLE_NAME} and {@code wheel_timer_timeouts_instances} (for another table name,
+ * replace {@value #DEFAULT_TABLE_NAME} throughout), and {@code upgrade-<database>.sql} adds what an
+ * older table lacks.
  *
  * <p>Without Spring Boot:
  *
@@ -325,60 +318,21 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         return poller.failedPollsInARow();
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>The deadline is now plus {@code delay}, truncated to milliseconds; a delay of zero or less
-     * makes it now.
-     *
-     * @throws NullPointerException if an argument is null
-     * @throws IllegalArgumentException if {@code task} or {@code key} is blank or longer than 200
-     *     characters, no handler handles {@code task}, or {@code delay} is too long to represent
-     * @throws org.springframework.dao.DataAccessException if the database cannot be reached
-     */
     @Override
     public DurableTimeout schedule(String task, String key, Duration delay) {
         return scheduling.schedule(task, key, delay);
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>The deadline is kept truncated to milliseconds, as given even when it has passed, so that the
-     * lateness the listener hears is honest.
-     *
-     * @throws NullPointerException if an argument is null
-     * @throws IllegalArgumentException if {@code task} or {@code key} is blank or longer than 200
-     *     characters, no handler handles {@code task}, or {@code deadline} is beyond the range of
-     *     epoch milliseconds
-     * @throws org.springframework.dao.DataAccessException if the database cannot be reached
-     */
     @Override
     public DurableTimeout schedule(String task, String key, Instant deadline) {
         return scheduling.schedule(task, key, deadline);
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * @throws NullPointerException if an argument is null
-     * @throws IllegalArgumentException if {@code task} or {@code key} is blank or longer than 200
-     *     characters
-     * @throws org.springframework.dao.DataAccessException if the database cannot be reached
-     */
     @Override
     public boolean cancel(String task, String key) {
         return scheduling.cancel(task, key);
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * @throws NullPointerException if an argument is null
-     * @throws IllegalArgumentException if {@code task} or {@code key} is blank or longer than 200
-     *     characters
-     * @throws org.springframework.dao.DataAccessException if the database cannot be reached
-     */
     @Override
     public Optional<DurableTimeout> find(String task, String key) {
         return scheduling.find(task, key);
@@ -393,20 +347,16 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     /** The table's statements, in the dialect of the database, found at the first use. */
     private TimeoutTable table() {
         TimeoutTable t = table;
-        if (t != null) {
-            return t;
-        }
-        synchronized (tableLock) {
-            if (table == null) {
-                String product = jdbc.execute(
-                        (ConnectionCallback<String>) c -> c.getMetaData().getDatabaseProductName());
-                Dialect dialect = Dialect.of(String.valueOf(product), jdbc, bounded, settings.tableName())
-                        .orElseThrow(() -> new IllegalStateException(
-                                "Durable timeouts support " + Dialect.SUPPORTED + "; the DataSource is " + product));
-                table = new TimeoutTable(dialect, handlers.keySet(), settings.clock());
+        if (t == null) {
+            synchronized (tableLock) {
+                if (table == null) {
+                    table = new TimeoutTable(
+                            Dialect.detect(jdbc, bounded, settings.tableName()), handlers.keySet(), settings.clock());
+                }
+                t = table;
             }
-            return table;
         }
+        return t;
     }
 
     /**

@@ -1,0 +1,132 @@
+package io.wheeltimer.jdbc;
+
+import io.wheeltimer.internal.RepeatLog;
+import io.wheeltimer.jdbc.ArmedTimeouts.Entry;
+import java.time.Clock;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * What follows a run that failed: every run whose transaction does not commit (a handler that
+ * throws, a transaction marked rollback-only, a constraint broken at flush or commit) counts. Its
+ * timeout is retried after the retry delay (a new version of the row, held and armed here when due
+ * within the lookahead, else unheld for a claim), until {@code maxAttempts} runs failed; then the
+ * row is kept with its last error, held by nobody: given up. A failure that cannot be recorded in the
+ * table is counted in memory and recorded with the next one.
+ */
+final class Retries {
+
+    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+
+    private final TimerSettings settings;
+    private final ArmedTimeouts armed;
+    private final Supplier<TimeoutTable> table;
+    private final Transactions transactions;
+    private final DurableTimerListener listener;
+    private final BooleanSupplier running;
+    private final RepeatLog databaseTrouble;
+    private final Clock clock;
+    private final String retryDelay;
+
+    Retries(
+            TimerSettings settings,
+            ArmedTimeouts armed,
+            Supplier<TimeoutTable> table,
+            Transactions transactions,
+            DurableTimerListener listener,
+            BooleanSupplier running,
+            RepeatLog databaseTrouble) {
+        this.settings = settings;
+        this.armed = armed;
+        this.table = table;
+        this.transactions = transactions;
+        this.listener = listener;
+        this.running = running;
+        this.databaseTrouble = databaseTrouble;
+        this.clock = settings.clock();
+        this.retryDelay = TimerSettings.format(settings.retryDelay());
+    }
+
+    /**
+     * A run did not commit: retries the timeout later, or gives it up. False when the row was not
+     * this entry's version any more (cancelled or rescheduled while the handler ran), so that the
+     * caller reconciles memory with the table; true otherwise.
+     */
+    boolean failed(Entry entry, Throwable error) {
+        int attempts = entry.attempts + 1;
+        String task = entry.id.task();
+        String key = entry.id.key();
+        String message = TimerSettings.storable(describe(error), TimerSettings.MAX_ERROR_LENGTH);
+        String holder = settings.instanceId();
+        boolean updated;
+        try {
+            long now = clock.millis();
+            if (attempts >= settings.maxAttempts()) {
+                updated = transactions.required(
+                        () -> table.get().giveUp(task, key, entry.version, holder, attempts, message, now));
+                if (updated) {
+                    armed.forget(entry);
+                    log.log(
+                            System.Logger.Level.ERROR,
+                            () -> "Durable timeout of task \"" + task + "\" for key \"" + key + "\" given up after "
+                                    + attempts + " runs that failed; kept in table " + settings.tableName()
+                                    + " with its last error: " + message,
+                            error);
+                    listener.failed(task, error);
+                }
+            } else {
+                long newVersion = table.get().nextVersion(entry.version);
+                long dueAt = now + settings.retryDelay().toMillis();
+                // Held here only while it is due within the lookahead, as a claim would take it.
+                String newHolder = dueAt <= now + settings.lookahead().toMillis() ? holder : null;
+                updated = transactions.required(() -> table.get()
+                        .retry(task, key, entry.version, holder, attempts, message, newVersion, dueAt, newHolder));
+                if (updated) {
+                    log.log(
+                            System.Logger.Level.WARNING,
+                            () -> "Durable timeout of task \"" + task + "\" for key \"" + key + "\" failed (run "
+                                    + attempts + " of at most " + settings.maxAttempts() + "); retried in "
+                                    + retryDelay,
+                            error);
+                    if (newHolder != null) {
+                        armed.arm(entry.timeout, newVersion, attempts, dueAt);
+                    } else {
+                        armed.forget(entry);
+                    }
+                    listener.retried(task, error);
+                }
+            }
+        } catch (RuntimeException e) {
+            // Counted here, recorded with the next failure; the run is tried again.
+            databaseTrouble.report(
+                    () -> "Durable timer " + holder + " could not record the failed run " + attempts
+                            + " of the timeout of task \"" + task + "\" for key \"" + key + "\"; it runs again in "
+                            + retryDelay,
+                    e);
+            armAgainLater(entry, Math.min(attempts, settings.maxAttempts() - 1));
+            return true;
+        }
+        return updated;
+    }
+
+    /**
+     * The error and its causes, each as {@code Throwable.toString()} gives it: a failed commit's
+     * wrapper ("JDBC commit failed") says little, the constraint it reports says what to fix.
+     */
+    static String describe(Throwable error) {
+        StringBuilder text = new StringBuilder(String.valueOf(error));
+        Throwable cause = error.getCause();
+        for (int depth = 0; cause != null && cause != error && depth < 5; depth++, cause = cause.getCause()) {
+            text.append("; caused by ").append(cause);
+        }
+        return text.toString();
+    }
+
+    /** Arms {@code entry} again, the same version, after the retry delay: its run did not happen or was not recorded. */
+    void armAgainLater(Entry entry, int attempts) {
+        if (running.getAsBoolean()) {
+            armed.armAgain(
+                    entry, attempts, clock.millis() + settings.retryDelay().toMillis());
+        }
+    }
+}
