@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The {@link DurableTimer} on a JDBC {@link DataSource}: one row per pending timeout, held by at
@@ -90,6 +92,9 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     /** Default {@link Builder#maxAttempts}: 10. */
     public static final int DEFAULT_MAX_ATTEMPTS = 10;
+
+    /** Default {@link Builder#maxDataSize}: 64 KB, counted in UTF-8 bytes of the stored text. */
+    public static final DataSize DEFAULT_MAX_DATA_SIZE = DataSize.ofKilobytes(64);
 
     /** Longest wait in {@link #stop()} for the handlers running at that moment. */
     private static final Duration STOP_WAIT_FOR_HANDLERS = Duration.ofSeconds(10);
@@ -339,6 +344,65 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     }
 
     @Override
+    public DurableTimeout schedule(String task, String key, Duration delay, Object data) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    @Override
+    public DurableTimeout schedule(String task, String key, Instant deadline, Object data) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    @Override
+    public int scheduleAll(Collection<DurableTimeout> timeouts) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    @Override
+    public int cancelAll(String task, Collection<String> keys) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    @Override
+    public List<DurableTimeout> pending(String task, int limit) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    @Override
+    public List<FailedTimeout> failed(String task, int limit) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    /**
+     * The given-up timeout of {@code task} for {@code key}, if any (a query of the whole table).
+     *
+     * @throws org.springframework.dao.DataAccessException if the database cannot be reached
+     */
+    public Optional<FailedTimeout> findFailed(String task, String key) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    @Override
+    public boolean retry(String task, String key) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    @Override
+    public boolean discard(String task, String key) {
+        throw new UnsupportedOperationException("not yet");
+    }
+
+    /**
+     * The tasks that have pending timeouts in the table but no handler on this instance, each with
+     * how many (a query): a task removed from the code, or one another instance handles.
+     *
+     * @throws org.springframework.dao.DataAccessException if the database cannot be reached
+     */
+    public Map<String, Long> unhandledTasks() {
+        return table().countUnhandled();
+    }
+
+    @Override
     public String toString() {
         return "JdbcDurableTimer[" + settings.instanceId() + ", table " + settings.tableName() + ", tasks "
                 + handlers.keySet() + ", held " + held() + "]";
@@ -381,6 +445,9 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         private Executor executor;
         private Clock clock = Clock.systemUTC();
         private TimeSource timeSource = TimeSource.DATABASE;
+        private DataSize maxDataSize = DEFAULT_MAX_DATA_SIZE;
+        private DurableDataCodec dataCodec;
+        private DurableTimeoutContext context = DurableTimeoutContext.NONE;
         private final Map<String, DurableTimeoutHandler> handlers = new LinkedHashMap<>();
         private final List<DurableTimerListener> listeners = new ArrayList<>();
 
@@ -471,6 +538,33 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
             return this;
         }
 
+        /**
+         * Writes data other than a {@code String} as text, and reads it back; default none, and then
+         * only {@code String} data is accepted.
+         */
+        public Builder dataCodec(DurableDataCodec dataCodec) {
+            this.dataCodec = Objects.requireNonNull(dataCodec, "dataCodec must not be null");
+            return this;
+        }
+
+        /**
+         * The largest data stored with a timeout, counted in UTF-8 bytes of the stored text; default
+         * 64 KB, at least 1 B, at most 16 MB less one byte.
+         */
+        public Builder maxDataSize(DataSize maxDataSize) {
+            this.maxDataSize = TimerSettings.maxDataSize(maxDataSize);
+            return this;
+        }
+
+        /**
+         * Carries a context (a trace, say) from each {@code schedule} to the runs of its timeout;
+         * default none.
+         */
+        public Builder context(DurableTimeoutContext context) {
+            this.context = Objects.requireNonNull(context, "context must not be null");
+            return this;
+        }
+
         /** Handles the timeouts of {@code task}; one handler per task. */
         public Builder handler(String task, DurableTimeoutHandler handler) {
             TimerSettings.name("task", task);
@@ -510,7 +604,10 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                     instanceId != null ? instanceId : TimerSettings.defaultInstanceId(),
                     executor != null ? executor : new SimpleAsyncTaskExecutor("wheel-timer-durable-"),
                     clock,
-                    timeSource);
+                    timeSource,
+                    maxDataSize.toBytes(),
+                    dataCodec,
+                    context);
             return new JdbcDurableTimer(this, settings);
         }
     }

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The settings of one {@link JdbcDurableTimer}, as its builder checked them, and the rules and
@@ -25,7 +26,10 @@ record TimerSettings(
         String instanceId,
         Executor executor,
         Clock clock,
-        TimeSource timeSource) {
+        TimeSource timeSource,
+        long maxDataSize,
+        DurableDataCodec codec,
+        DurableTimeoutContext context) {
 
     /** Longest task name, key and instance id, in characters: the width of their columns. */
     static final int MAX_NAME_LENGTH = 200;
@@ -35,6 +39,15 @@ record TimerSettings(
 
     /** Longest table name: PostgreSQL's 63-character identifiers, less the suffixes of the derived names. */
     static final int MAX_TABLE_NAME_LENGTH = 50;
+
+    /** Most text a context may store with a timeout: the width of the {@code trace_context} column. */
+    static final int MAX_CONTEXT_LENGTH = 512;
+
+    /** The largest {@code maxDataSize}: what a MEDIUMTEXT column holds (16 MiB less one byte). */
+    static final long MAX_DATA_SIZE_LIMIT = (1L << 24) - 1;
+
+    /** Most timeouts {@code pending} and {@code failed} return at once. */
+    static final int MAX_LIMIT = 1000;
 
     /** The shortest duration a setting takes. */
     private static final Duration MIN_DURATION = Duration.ofMillis(1);
@@ -71,7 +84,10 @@ record TimerSettings(
                 instanceId,
                 executor,
                 judge,
-                timeSource);
+                timeSource,
+                maxDataSize,
+                codec,
+                context);
     }
 
     /**
@@ -114,6 +130,28 @@ record TimerSettings(
             throw new InvalidSettingException(setting, value, String.valueOf(value), "must be at least 1");
         }
         return value;
+    }
+
+    /** A data size limit: at least one byte, at most what every database's data column holds. */
+    static DataSize maxDataSize(DataSize value) {
+        Objects.requireNonNull(value, "maxDataSize must not be null");
+        if (value.toBytes() < 1 || value.toBytes() > MAX_DATA_SIZE_LIMIT) {
+            throw new InvalidSettingException(
+                    "maxDataSize",
+                    value,
+                    value.toString(),
+                    "must be at least 1B and at most " + MAX_DATA_SIZE_LIMIT + "B (16MB less one byte, what"
+                            + " the data column holds on MariaDB and MySQL)");
+        }
+        return value;
+    }
+
+    /** The {@code limit} of a paged read: 1 to 1000. */
+    static int limit(int limit) {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit is " + limit + "; it must be 1 to " + MAX_LIMIT);
+        }
+        return limit;
     }
 
     static String instanceId(String instanceId) {
