@@ -9,6 +9,7 @@ final class PostgresDialect extends Dialect {
 
     private final String upsertTimeout;
     private final String upsertTimeouts;
+    private final String upsertTimeoutsAtOnce;
     private final String deleteForFiring;
     private final String deletePending;
     private final String upsertLease;
@@ -25,6 +26,13 @@ final class PostgresDialect extends Dialect {
                 + " version = GREATEST(t.version + 1, EXCLUDED.version), attempts = 0, last_error = NULL,"
                 + " failed_at = NULL, data = EXCLUDED.data, trace_context = EXCLUDED.trace_context";
         this.upsertTimeout = upsertTimeouts + " RETURNING t.version";
+        // Many rows in one statement, one array per column: the server plans and runs one insert,
+        // rather than one per row as a JDBC batch does (rows are distinct: ON CONFLICT meets each once).
+        this.upsertTimeoutsAtOnce = upsertTimeouts.replace(
+                " VALUES (?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, ?)",
+                " SELECT w.task, w.timeout_key, w.deadline, w.deadline, w.holder, w.version, 0, NULL, NULL, w.data,"
+                        + " w.trace_context FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[],"
+                        + " ?::text[], ?::text[]) AS w(task, timeout_key, deadline, holder, version, data, trace_context)");
         this.deleteForFiring = "DELETE FROM " + table + HELD + " RETURNING data, trace_context";
         this.deletePending =
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL RETURNING version";
@@ -51,8 +59,34 @@ final class PostgresDialect extends Dialect {
 
     @Override
     void upsertTimeouts(List<TimeoutTable.Write> writes) {
-        calls.batchUpdate(
-                upsertTimeouts, writes.stream().map(PostgresDialect::arguments).toList());
+        int n = writes.size();
+        String[] tasks = new String[n];
+        String[] keys = new String[n];
+        Long[] deadlines = new Long[n];
+        String[] holders = new String[n];
+        Long[] versions = new Long[n];
+        String[] data = new String[n];
+        String[] contexts = new String[n];
+        for (int i = 0; i < n; i++) {
+            TimeoutTable.Write w = writes.get(i);
+            tasks[i] = w.task();
+            keys[i] = w.key();
+            deadlines[i] = w.deadline();
+            holders[i] = w.holder();
+            versions[i] = w.version();
+            data[i] = w.data();
+            contexts[i] = w.traceContext();
+        }
+        calls.update(upsertTimeoutsAtOnce, statement -> {
+            java.sql.Connection c = statement.getConnection();
+            statement.setArray(1, c.createArrayOf("text", tasks));
+            statement.setArray(2, c.createArrayOf("text", keys));
+            statement.setArray(3, c.createArrayOf("bigint", deadlines));
+            statement.setArray(4, c.createArrayOf("text", holders));
+            statement.setArray(5, c.createArrayOf("bigint", versions));
+            statement.setArray(6, c.createArrayOf("text", data));
+            statement.setArray(7, c.createArrayOf("text", contexts));
+        });
     }
 
     private static Object[] arguments(TimeoutTable.Write w) {
