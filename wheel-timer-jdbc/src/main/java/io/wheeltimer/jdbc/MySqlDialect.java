@@ -23,6 +23,9 @@ import org.springframework.jdbc.support.GeneratedKeyHolder;
  */
 class MySqlDialect extends Dialect {
 
+    /** Rows one bulk upsert writes at most: 4,000 parameters, well below the drivers' limits. */
+    private static final int ROWS_PER_STATEMENT = 500;
+
     private final String upsertTimeout;
     private final String lockFiring;
     private final String deleteFiring;
@@ -83,10 +86,45 @@ class MySqlDialect extends Dialect {
         return written == null ? w.version() : written;
     }
 
+    /**
+     * Many rows a statement ({@value #ROWS_PER_STATEMENT} at most): a JDBC batch would send one upsert
+     * per row, a round trip each unless the driver rewrites it. {@code VALUES(column)} names the value
+     * a row would have inserted: both MariaDB and MySQL take it (MySQL's row alias is not MariaDB's).
+     */
     @Override
     void upsertTimeouts(List<TimeoutTable.Write> writes) {
-        calls.batchUpdate(
-                upsertTimeout, writes.stream().map(MySqlDialect::arguments).toList());
+        for (int from = 0; from < writes.size(); from += ROWS_PER_STATEMENT) {
+            List<TimeoutTable.Write> chunk = writes.subList(from, Math.min(writes.size(), from + ROWS_PER_STATEMENT));
+            Object[] arguments = new Object[chunk.size() * 8];
+            int i = 0;
+            for (TimeoutTable.Write w : chunk) {
+                arguments[i++] = w.task();
+                arguments[i++] = w.key();
+                arguments[i++] = w.deadline();
+                arguments[i++] = w.deadline();
+                arguments[i++] = w.holder();
+                arguments[i++] = w.version();
+                arguments[i++] = w.data();
+                arguments[i++] = w.traceContext();
+            }
+            calls.update(upsertRows(chunk.size()), arguments);
+        }
+    }
+
+    private String upsertRows(int rows) {
+        StringBuilder sql = new StringBuilder("INSERT INTO ")
+                .append(table)
+                .append(
+                        " (task, timeout_key, deadline, due_at, holder, version, attempts, last_error, failed_at, data,")
+                .append(" trace_context) VALUES ");
+        for (int r = 0; r < rows; r++) {
+            sql.append(r == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, ?)");
+        }
+        return sql.append(" ON DUPLICATE KEY UPDATE deadline = VALUES(deadline), due_at = VALUES(due_at),")
+                .append(" holder = VALUES(holder), version = GREATEST(version + 1, VALUES(version)), attempts = 0,")
+                .append(" last_error = NULL, failed_at = NULL, data = VALUES(data),")
+                .append(" trace_context = VALUES(trace_context)")
+                .toString();
     }
 
     private static Object[] arguments(TimeoutTable.Write w) {
