@@ -67,7 +67,7 @@ class AotApplicationIT {
                         "orders.provider-latency=1s",
                         "orders.payment-timeout=200ms",
                         "wheel-timer.tick-duration=10ms"),
-                Duration.ofSeconds(90));
+                Duration.ofSeconds(180)); // a busy 2-core machine
         api = new Api(app.port);
     }
 
