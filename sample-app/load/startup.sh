@@ -66,5 +66,6 @@ for run in $(seq 1 "$runs"); do
     echo "run $run: plain ${plain[-1]} ms, AOT ${aot[-1]} ms" >&2
 done
 echo "java: $(java -version 2>&1 | head -1); cores: $(nproc); runs: $runs; options: ${*:-none}"
+echo "load average at the end (1, 5, 15 min):$(cut -d' ' -f1-3 /proc/loadavg | sed 's/^/ /')"
 echo "plain jar:          median $(printf '%s\n' "${plain[@]}" | median) ms to the first 200 (${plain[*]})"
 echo "AOT-processed (JVM): median $(printf '%s\n' "${aot[@]}" | median) ms to the first 200 (${aot[*]})"
