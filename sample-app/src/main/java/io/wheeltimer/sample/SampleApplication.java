@@ -2,6 +2,8 @@ package io.wheeltimer.sample;
 
 import java.time.Clock;
 import org.apache.catalina.core.StandardHost;
+import org.springframework.aot.hint.MemberCategory;
+import org.springframework.aot.hint.annotation.RegisterReflection;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -15,6 +17,10 @@ import org.springframework.context.annotation.Bean;
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
+// Tomcat creates the valve from its class name (problemErrorReports below).
+@RegisterReflection(
+        classes = ProblemErrorReportValve.class,
+        memberCategories = MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS)
 public class SampleApplication {
 
     public static void main(String[] args) {

@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 
 /**
  * The {@code wheeltimer} actuator endpoint, when the actuator is on the classpath, with the sections
@@ -25,6 +26,7 @@ public final class WheelTimerEndpointAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnAvailableEndpoint(WheelTimerEndpoint.class)
+    @ImportRuntimeHints(WheelTimerEndpointRuntimeHints.class)
     static class EndpointConfiguration {
 
         @Bean

@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 
 /** The {@code "durable"} section of the {@code wheeltimer} actuator endpoint, when the actuator is there. */
 @AutoConfiguration(after = DurableTimerAutoConfiguration.class)
@@ -24,6 +25,7 @@ public final class DurableTimerEndpointAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnAvailableEndpoint(WheelTimerEndpoint.class)
+    @ImportRuntimeHints(DurableTimerEndpointRuntimeHints.class)
     static class EndpointConfiguration {
 
         @Bean

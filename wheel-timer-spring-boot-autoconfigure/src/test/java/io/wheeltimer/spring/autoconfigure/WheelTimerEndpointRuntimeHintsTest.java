@@ -1,0 +1,47 @@
+package io.wheeltimer.spring.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.wheeltimer.spring.actuate.WheelTimerEndpoint;
+import org.junit.jupiter.api.Test;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
+import org.springframework.context.annotation.ImportRuntimeHints;
+
+/** The endpoint's answers can be written by Jackson in a native image. */
+class WheelTimerEndpointRuntimeHintsTest {
+
+    private final RuntimeHints hints = new RuntimeHints();
+
+    @Test
+    void everyAnswerIsBoundWithWhatItHolds() throws Exception {
+        new WheelTimerEndpointRuntimeHints().registerHints(hints, getClass().getClassLoader());
+
+        for (Class<?> answer : new Class<?>[] {
+            WheelTimerEndpoint.TimersDescriptor.class,
+            WheelTimerEndpoint.TimerDescriptor.class,
+            WheelTimerEndpoint.TimerDetailDescriptor.class,
+            WheelTimerEndpoint.UpcomingTimeout.class,
+            WheelTimerEndpoint.StoppedDescriptor.class,
+            WheelTimerEndpoint.ProblemDescriptor.class
+        }) {
+            assertThat(RuntimeHintsPredicates.reflection().onType(answer))
+                    .as(answer.getName())
+                    .accepts(hints);
+            for (var component : answer.getRecordComponents()) {
+                assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(component.getAccessor()))
+                        .as(answer.getSimpleName() + "." + component.getName())
+                        .accepts(hints);
+            }
+        }
+    }
+
+    @Test
+    void theEndpointsConfigurationImportsThem() {
+        ImportRuntimeHints imported =
+                WheelTimerEndpointAutoConfiguration.EndpointConfiguration.class.getAnnotation(ImportRuntimeHints.class);
+
+        assertThat(imported).isNotNull();
+        assertThat(imported.value()).contains(WheelTimerEndpointRuntimeHints.class);
+    }
+}
