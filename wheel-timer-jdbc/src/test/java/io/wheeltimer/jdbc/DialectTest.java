@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -28,7 +28,7 @@ class DialectTest {
             TestDatabase.MYSQL, "MySQL");
 
     @ParameterizedTest
-    @EnumSource(TestDatabase.class)
+    @MethodSource("io.wheeltimer.jdbc.TestDatabase#tested")
     void theProductNameTheDriverReportsChoosesTheDialectOfTheShippedScripts(TestDatabase database) {
         JdbcTemplate jdbc = new JdbcTemplate(database.dataSource());
         String product =
@@ -45,7 +45,7 @@ class DialectTest {
      * the same one, and the row keeps the last.
      */
     @ParameterizedTest
-    @EnumSource(TestDatabase.class)
+    @MethodSource("io.wheeltimer.jdbc.TestDatabase#tested")
     void concurrentUpsertsOfOneKeyEachReturnTheVersionTheyWrote(TestDatabase database) throws Exception {
         int threads = 4;
         int upsertsEach = 25;

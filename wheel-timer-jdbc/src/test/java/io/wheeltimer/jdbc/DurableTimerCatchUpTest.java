@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A poll whose claim took all its limit allowed is followed at once by another, as soon as half a
@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * timeouts would take 15 s.
  */
 @ParameterizedClass
-@EnumSource(TestDatabase.class)
+@MethodSource("io.wheeltimer.jdbc.TestDatabase#tested")
 class DurableTimerCatchUpTest {
 
     private static final String TASK = "order-payment";

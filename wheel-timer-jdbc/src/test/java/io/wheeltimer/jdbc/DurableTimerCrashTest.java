@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A crash for real, on each database a JVM of its own can reach (not H2 in memory): an instance in a JVM of its own, holding timeouts (some of them in the middle of
@@ -27,9 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * dead instance's lease has run out, and each handler's write commits exactly once.
  */
 @ParameterizedClass
-@EnumSource(
-        value = TestDatabase.class,
-        names = {"POSTGRESQL", "MARIADB", "MYSQL"})
+@MethodSource("io.wheeltimer.jdbc.TestDatabase#testedServers")
 class DurableTimerCrashTest {
 
     private static final String TASK = "order-payment";

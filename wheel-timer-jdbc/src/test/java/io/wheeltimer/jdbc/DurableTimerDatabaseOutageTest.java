@@ -17,7 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 
@@ -28,9 +28,7 @@ import org.springframework.dao.DataAccessException;
  * lost, and once the database is back everything pending fires without a restart.
  */
 @ParameterizedClass
-@EnumSource(
-        value = TestDatabase.class,
-        names = {"POSTGRESQL", "MARIADB", "MYSQL"})
+@MethodSource("io.wheeltimer.jdbc.TestDatabase#testedServers")
 class DurableTimerDatabaseOutageTest {
 
     private static final String TASK = "order-payment";

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Task names and keys compare exactly, as the bytes of their UTF-8 text: names that differ only in
@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * pads, {@code a} and {@code a }).
  */
 @ParameterizedClass
-@EnumSource(TestDatabase.class)
+@MethodSource("io.wheeltimer.jdbc.TestDatabase#tested")
 class DurableTimerExactNamesTest {
 
     /** Tasks that differ in case and a trailing space. */

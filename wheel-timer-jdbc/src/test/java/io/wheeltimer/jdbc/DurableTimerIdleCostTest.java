@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * With nothing due within the lookahead, an instance runs at most two statements per poll interval
@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * holds: one lease row, not every held row.
  */
 @ParameterizedClass
-@EnumSource(TestDatabase.class)
+@MethodSource("io.wheeltimer.jdbc.TestDatabase#tested")
 class DurableTimerIdleCostTest {
 
     private static final String TASK = "order-payment";

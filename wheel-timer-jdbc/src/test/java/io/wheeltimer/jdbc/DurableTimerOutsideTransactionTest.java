@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
@@ -30,7 +30,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * off gets a transaction of the timer's own.
  */
 @ParameterizedClass
-@EnumSource(TestDatabase.class)
+@MethodSource("io.wheeltimer.jdbc.TestDatabase#tested")
 class DurableTimerOutsideTransactionTest {
 
     private static final String TASK = "order-payment";

@@ -17,11 +17,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Scheduling, rescheduling, cancelling and finding; bad arguments; firing on time, off the worker. */
 @ParameterizedClass
-@EnumSource(TestDatabase.class)
+@MethodSource("io.wheeltimer.jdbc.TestDatabase#tested")
 class DurableTimerSchedulingTest {
 
     private static final String TASK = "order-payment";

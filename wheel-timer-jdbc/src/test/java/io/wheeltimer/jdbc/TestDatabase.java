@@ -7,6 +7,8 @@ import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.springframework.core.io.ByteArrayResource;
@@ -115,6 +117,31 @@ enum TestDatabase {
 
     /** The user the tests connect as, with no password. */
     abstract String username();
+
+    /**
+     * The system property naming the databases to test, comma-separated (for example
+     * {@code H2,POSTGRESQL}); all of them when it is not set. The build's other passes (another Spring
+     * Boot version, another JDK) test the dialects on fewer databases: what differs there is not the
+     * database.
+     */
+    static final String DATABASES_PROPERTY = "wheeltimer.test.databases";
+
+    /** The databases {@link #DATABASES_PROPERTY} names, in declaration order; all when it is not set. */
+    static List<TestDatabase> tested() {
+        String chosen = System.getProperty(DATABASES_PROPERTY, "").strip();
+        if (chosen.isEmpty()) {
+            return List.of(values());
+        }
+        List<TestDatabase> named = Arrays.stream(chosen.split(","))
+                .map(name -> valueOf(name.strip().toUpperCase(java.util.Locale.ROOT)))
+                .toList();
+        return Arrays.stream(values()).filter(named::contains).toList();
+    }
+
+    /** The {@link #tested()} databases that run as servers of their own (all but H2): a crash or an outage can stop them. */
+    static List<TestDatabase> testedServers() {
+        return tested().stream().filter(database -> database != H2).toList();
+    }
 
     /** The JDBC URL of the database the tests share, created at the first call. */
     synchronized String jdbcUrl() {
