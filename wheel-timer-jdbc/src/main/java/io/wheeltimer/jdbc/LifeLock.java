@@ -91,20 +91,23 @@ final class LifeLock {
         if (connection != null && !isAlive(connection)) {
             lost |= held;
             discard();
-            if (lost) {
-                log.log(
-                        System.Logger.Level.WARNING,
-                        () -> "Durable timer " + instanceId + ": the database session that held its life lock on table "
-                                + tableName + " ended while it runs (a network failure, a restart of the database,"
-                                + " the session killed); the other instances may have taken some of its timeouts"
-                                + " meanwhile, so it takes the lock again and rebuilds what it holds from the table");
-            }
         }
         if (!held) {
-            take(statements);
+            take(statements); // a database that cannot be reached fails the poll, which reports it
         }
         boolean reported = lost;
         lost = false;
+        if (reported) {
+            // Once the database answers again: an outage is reported by the polls that failed.
+            boolean again = held;
+            log.log(
+                    System.Logger.Level.INFO,
+                    () -> "Durable timer " + instanceId + ": the database session that held its life lock on table "
+                            + tableName + " ended while it ran (a network failure, a restart of the database, the"
+                            + " session killed), so the other instances may have taken some of its timeouts; "
+                            + (again ? "it took the lock again" : "it takes the lock again at its next polls")
+                            + " and rebuilds what it holds from the table");
+        }
         return reported;
     }
 
