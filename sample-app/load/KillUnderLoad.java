@@ -31,10 +31,12 @@ import java.util.regex.Pattern;
  * installed; as root it runs as {@code nobody}) and two sample jars on one database, with a short
  * payment window. CLIENTS clients place orders for LOAD seconds, spread over both instances, and pay
  * every other one at once on the other instance. Halfway through, instance A is killed
- * ({@code Process.destroyForcibly()}: SIGKILL, as {@code kill -9}). Then it waits out the window, A's
- * lease and any claim A's in-flight payments left, and checks from the database that every order is
- * PAID or CANCELLED, that every payment answered 200 is PAID, and that none is still pending. It prints
- * how many of A's orders the survivor cancelled, and how late (cancelled_at - pay_by).
+ * ({@code Process.destroyForcibly()}: SIGKILL, as {@code kill -9}). Then it waits out the window and
+ * any claim A's in-flight payments left (and, at most, A's lease), and checks from the database that
+ * every order is PAID or CANCELLED, that every payment answered 200 is PAID, and that none is still
+ * pending. It prints how many of A's orders the survivor cancelled, and how late: after pay_by, and
+ * after the later of pay_by and the kill (the takeover: the survivor sees A's sessions end, and A's
+ * life lock with them, at its next poll, without waiting for A's lease).
  *
  * <p>Run through kill-under-load.sh, which builds the class path. Arguments: the sample jar, then
  * optionally load seconds (40), clients (8), payment window seconds (10). Exit status 1 if a check fails.
@@ -177,6 +179,7 @@ public class KillUnderLoad {
         long paid200Cancelled = 0;
         long unknownPlacedOn = 0;
         List<Long> survivorLateness = new ArrayList<>(); // ms, a's orders cancelled after the kill
+        List<Long> takeover = new ArrayList<>(); // ms after the later of pay_by and the kill, the same orders
         List<Long> aBeforeKill = new ArrayList<>();
         List<Long> onB = new ArrayList<>();
         try (Statement s = db.createStatement();
@@ -204,6 +207,8 @@ public class KillUnderLoad {
                             onB.add(late);
                         } else if (at.isAfter(killed)) {
                             survivorLateness.add(late); // a is dead: b cancelled it
+                            Instant from = payBy.isAfter(killed) ? payBy : killed;
+                            takeover.add(Duration.between(from, at).toMillis());
                         } else {
                             aBeforeKill.add(late);
                         }
@@ -223,6 +228,7 @@ public class KillUnderLoad {
         System.out.println("| cancelled | orders | late p50 | p99 | max |");
         System.out.println("|---|---|---|---|---|");
         row("a's orders, by the survivor b after a's SIGKILL", survivorLateness);
+        row("the same, after the later of pay_by and the kill", takeover);
         row("a's orders, by a before it died", aBeforeKill);
         row("b's orders, by b", onB);
         long notPaid = paid200.stream().filter(id -> !isPaid(db, id)).count();

@@ -135,7 +135,9 @@ abstract class Dialect {
     /**
      * Writes the lease of {@code instance} to run until the database's time plus {@code leaseMillis},
      * inserting its row the first time, and returns the database's time (epoch milliseconds): one
-     * statement that renews the lease and reads the clock that judges it.
+     * statement that renews the lease and reads the clock that judges it. Where the database has a
+     * {@link LifeLock} and the claim does not ask for it ({@link #holderAlive}), the same statement ends
+     * the lease of every other instance whose lock is free: it is dead.
      */
     abstract long renewLeaseByDatabaseTime(String instance, long leaseMillis);
 
@@ -150,6 +152,24 @@ abstract class Dialect {
             String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit);
 
     /**
+     * The statements of this database's {@link LifeLock}; null where it has none (H2, which is one
+     * instance: its lease alone counts).
+     */
+    LifeLock.Statements lifeLock() {
+        return null;
+    }
+
+    /**
+     * Where the claim asks the database whether the holder of a row is alive beyond its live lease:
+     * the rest of the condition on instances row {@code i} (starting with {@code AND}), true while that
+     * instance's {@link LifeLock} is held; empty where the lease alone counts, or where the lease
+     * renewal looks at the locks instead ({@link #renewLeaseByDatabaseTime}).
+     */
+    String holderAlive(String i) {
+        return "";
+    }
+
+    /**
      * The condition of a claimable row of alias {@code a}. Parameters, in {@link #claimArguments}'s
      * order: due before, this instance, heal before, lease alive at, the tasks.
      */
@@ -157,7 +177,7 @@ abstract class Dialect {
         return a + ".due_at <= ? AND " + a + ".failed_at IS NULL AND (" + a + ".holder IS NULL OR (" + a
                 + ".holder = ? AND "
                 + a + ".due_at <= ?) OR NOT EXISTS (SELECT 1 FROM " + instances + " i WHERE i.instance_id = " + a
-                + ".holder AND i.lease_until > ?)) AND " + a + ".task IN ("
+                + ".holder AND i.lease_until > ?" + holderAlive("i") + ")) AND " + a + ".task IN ("
                 + String.join(", ", Collections.nCopies(taskCount, "?")) + ")";
     }
 

@@ -119,6 +119,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     private final Scheduling scheduling;
     private final BulkScheduling bulk;
     private final Mending mending;
+    private final LifeLock lifeLock;
 
     private final Object tableLock = new Object();
     private volatile TimeoutTable table;
@@ -147,8 +148,17 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                 builder.timer, settings.clock(), entry -> firing().dispatch(entry), wheelRefusals, settings);
         this.firing = new Firing(
                 settings, armed, this::table, transactions, handlers, listener, this::isRunning, databaseTrouble);
+        this.lifeLock = new LifeLock(builder.dataSource, this::table, this::isRunning, settings);
         this.poller = new Poller(
-                settings, armed, firing, this::table, transactions, this::isRunning, databaseTrouble, databaseClock);
+                settings,
+                armed,
+                firing,
+                this::table,
+                transactions,
+                this::isRunning,
+                databaseTrouble,
+                databaseClock,
+                lifeLock);
         this.scheduling = new Scheduling(settings, handlers, armed, this::table, transactions, listener);
         this.bulk = new BulkScheduling(settings, scheduling, armed, this::table, transactions, listener);
         this.mending = new Mending(settings, handlers.keySet(), armed, this::table, transactions);
@@ -248,6 +258,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                             + TimerSettings.format(settings.lease()),
                     e);
         }
+        // Once the lease row is gone; if it could not be deleted, a free lock lets the others take over now.
+        lifeLock.release();
     }
 
     /** Same as {@link #stop()}. */
@@ -277,6 +289,11 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      */
     public int held() {
         return armed.size();
+    }
+
+    /** This instance's life lock; for tests. */
+    LifeLock lifeLock() {
+        return lifeLock;
     }
 
     /** The timeouts this instance holds now, each as {@code task/key}; for tests. */

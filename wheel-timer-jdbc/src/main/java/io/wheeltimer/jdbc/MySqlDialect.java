@@ -20,6 +20,11 @@ import org.springframework.jdbc.support.GeneratedKeyHolder;
  * {@code REPEATABLE READ} (the default) they also lock the gaps they scan, so a write may wait for a
  * claim to commit, or, in a transaction that writes several rows, end in a deadlock that InnoDB
  * resolves by rolling one transaction back (a {@code DataAccessException} for its caller).
+ *
+ * <p>The {@link LifeLock} is a user lock ({@code GET_LOCK}), named {@code wheel_timer/} and 40 hex digits
+ * of the SHA-2 of the database, table and instance id (user locks are the server's, not a database's);
+ * the claim counts a holder alive only while its lock is used ({@code IS_USED_LOCK}), in the same
+ * statement.
  */
 class MySqlDialect extends Dialect {
 
@@ -37,6 +42,7 @@ class MySqlDialect extends Dialect {
     private final String lockHeld;
     private final String setHolder;
     private final String release;
+    private final LifeLock.Statements lifeLock;
 
     MySqlDialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
         super(calls, bounded, table);
@@ -63,6 +69,29 @@ class MySqlDialect extends Dialect {
         this.lockHeld = "SELECT task, timeout_key FROM " + table + " WHERE holder = ? FOR UPDATE SKIP LOCKED";
         this.setHolder = "UPDATE " + table + " SET holder = ? WHERE task = ? AND timeout_key = ?";
         this.release = "UPDATE " + table + " SET holder = NULL WHERE task = ? AND timeout_key = ? AND holder = ?";
+        this.lifeLock = new LifeLock.Statements(
+                "SELECT GET_LOCK(" + lockName("?") + ", 0), CONNECTION_ID()",
+                "SELECT RELEASE_LOCK(" + lockName("?") + ")");
+    }
+
+    /**
+     * The name of the life lock of the instance whose id is {@code instanceId}, an SQL expression: at
+     * most 64 characters, the same whatever the character sets of the connection and the column.
+     */
+    private String lockName(String instanceId) {
+        return "CONCAT('wheel_timer/', LEFT(SHA2(CONCAT(CONVERT(COALESCE(DATABASE(), '') USING utf8mb4), '/',"
+                + " CONVERT('" + table + "' USING utf8mb4), '/', CONVERT(" + instanceId
+                + " USING utf8mb4)), 256), 40))";
+    }
+
+    @Override
+    LifeLock.Statements lifeLock() {
+        return lifeLock;
+    }
+
+    @Override
+    String holderAlive(String i) {
+        return " AND IS_USED_LOCK(" + lockName(i + ".instance_id") + ") IS NOT NULL";
     }
 
     @Override

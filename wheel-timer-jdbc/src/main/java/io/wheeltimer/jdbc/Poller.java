@@ -41,6 +41,10 @@ import java.util.function.Supplier;
  * restart after a crash). Hourly, the rows of tasks that no handler here knows are counted and
  * logged (they are never deleted).
  *
+ * <p><b>The life lock.</b> Each poll first makes sure this instance holds its {@link LifeLock}; one whose
+ * session ended while this instance lives may have let the others take what it held, so that poll
+ * rebuilds it from the table, as after a lapsed lease.
+ *
  * <p>A poll that fails (the database cannot be reached) is logged (throttled), counted for the
  * health, and tried again at the next interval; what this instance holds stays armed meanwhile.
  */
@@ -70,6 +74,8 @@ final class Poller {
     /** Null when the builder's clock judges. */
     private final DatabaseClock databaseClock;
 
+    private final LifeLock lifeLock;
+
     private final RepeatLog skew =
             new RepeatLog(log, "readings of a clock skew over 1 s", TimeUnit.MINUTES.toNanos(10), System::nanoTime);
     private final Clock clock;
@@ -98,8 +104,10 @@ final class Poller {
             Transactions transactions,
             BooleanSupplier running,
             RepeatLog databaseTrouble,
-            DatabaseClock databaseClock) {
+            DatabaseClock databaseClock,
+            LifeLock lifeLock) {
         this.settings = settings;
+        this.lifeLock = lifeLock;
         this.databaseClock = databaseClock;
         this.armed = armed;
         this.firing = firing;
@@ -219,6 +227,7 @@ final class Poller {
         try {
             TimeoutTable t = table.get();
             String instanceId = settings.instanceId();
+            boolean lockLost = lifeLock.check();
             boolean first = !housekeepingDone;
             long now = clock.millis();
             long leaseMillis = settings.lease().toMillis();
@@ -234,9 +243,10 @@ final class Poller {
             if (!running.getAsBoolean()) {
                 return false;
             }
-            // A lease that ran out before this renewal may have let other instances take what this one
-            // held: what memory holds is no longer known to be true, so it is rebuilt from the table.
-            boolean lapsed = lastRenewalMillis != 0 && now - lastRenewalMillis >= leaseMillis;
+            // A lease that ran out before this renewal, or a life lock whose session ended, may have let
+            // other instances take what this one held: what memory holds is no longer known to be true,
+            // so it is rebuilt from the table.
+            boolean lapsed = lockLost || (lastRenewalMillis != 0 && now - lastRenewalMillis >= leaseMillis);
             lastRenewalMillis = now;
             if (lapsed) {
                 armed.forgetAllBut(entry -> firing.isBusy(entry.id.task(), entry.id.key()));

@@ -4,7 +4,12 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** PostgreSQL: {@code INSERT ... ON CONFLICT ... RETURNING}, {@code DELETE ... RETURNING}, and a claim in one statement. */
+/**
+ * PostgreSQL: {@code INSERT ... ON CONFLICT ... RETURNING}, {@code DELETE ... RETURNING}, and a claim in
+ * one statement. The {@link LifeLock} is a session advisory lock whose two keys are the first 64 bits of
+ * the md5 of {@code table/instance id}; the lease renewal ends the lease of every other instance whose
+ * lock no session holds ({@code pg_locks}), in the same statement.
+ */
 final class PostgresDialect extends Dialect {
 
     private final String upsertTimeout;
@@ -15,6 +20,7 @@ final class PostgresDialect extends Dialect {
     private final String upsertLease;
     private final String releaseAll;
     private final String renewLeaseByDatabaseTime;
+    private final LifeLock.Statements lifeLock;
 
     PostgresDialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
         super(calls, bounded, table);
@@ -36,19 +42,47 @@ final class PostgresDialect extends Dialect {
         this.deleteForFiring = "DELETE FROM " + table + HELD + " RETURNING data, trace_context";
         this.deletePending =
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL RETURNING version";
-        this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
+        String databaseNow = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+        // The other instances whose lease is live but whose life lock no session holds are dead: their
+        // lease ends now (a lease row another renewal has locked is left to it).
+        String endDeadLeases = "WITH dead AS (UPDATE " + instances + " SET lease_until = 0 WHERE instance_id IN"
+                + " (SELECT d.instance_id FROM " + instances + " d CROSS JOIN LATERAL (" + keys("d.instance_id")
+                + ") k WHERE d.instance_id <> ? AND d.lease_until > " + databaseNow
+                + " AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted"
+                + " AND l.objsubid = 2 AND l.database = (SELECT oid FROM pg_database WHERE datname ="
+                + " current_database()) AND l.classid = k.k1::oid AND l.objid = k.k2::oid)"
+                + " FOR UPDATE OF d SKIP LOCKED)) ";
+        this.upsertLease = endDeadLeases + "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
                 + " ON CONFLICT (instance_id) DO UPDATE SET lease_until = EXCLUDED.lease_until";
-        this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?,"
-                + " (extract(epoch from clock_timestamp()) * 1000)::bigint + ?) ON CONFLICT (instance_id)"
+        this.renewLeaseByDatabaseTime = endDeadLeases + "INSERT INTO " + instances + " (instance_id, lease_until)"
+                + " VALUES (?, " + databaseNow + " + ?) ON CONFLICT (instance_id)"
                 + " DO UPDATE SET lease_until = EXCLUDED.lease_until RETURNING lease_until";
+        String myKeys = "(" + keys("CAST(? AS text)") + ") k";
+        this.lifeLock = new LifeLock.Statements(
+                "SELECT pg_try_advisory_lock(k.k1, k.k2), pg_backend_pid() FROM " + myKeys,
+                "SELECT pg_advisory_unlock(k.k1, k.k2) FROM " + myKeys);
         this.releaseAll = "UPDATE " + table + " t SET holder = NULL FROM (SELECT task, timeout_key FROM " + table
                 + " WHERE holder = ? FOR UPDATE SKIP LOCKED) mine WHERE t.task = mine.task"
                 + " AND t.timeout_key = mine.timeout_key";
     }
 
+    /**
+     * The two keys (k1, k2) of the life lock of the instance whose id is {@code instanceId}, an SQL
+     * expression: the first 64 bits of the md5 of the table and the id, as two integers.
+     */
+    private String keys(String instanceId) {
+        return "SELECT ('x' || substr(h, 1, 8))::bit(32)::int AS k1, ('x' || substr(h, 9, 8))::bit(32)::int AS k2"
+                + " FROM (SELECT md5('" + table + "/' || " + instanceId + ") AS h) m";
+    }
+
     @Override
     String scripts() {
         return "postgresql";
+    }
+
+    @Override
+    LifeLock.Statements lifeLock() {
+        return lifeLock;
     }
 
     @Override
@@ -107,7 +141,7 @@ final class PostgresDialect extends Dialect {
 
     @Override
     long renewLeaseByDatabaseTime(String instance, long leaseMillis) {
-        Long leaseUntil = bounded.queryForObject(renewLeaseByDatabaseTime, Long.class, instance, leaseMillis);
+        Long leaseUntil = bounded.queryForObject(renewLeaseByDatabaseTime, Long.class, instance, instance, leaseMillis);
         return leaseUntil - leaseMillis;
     }
 
@@ -118,7 +152,7 @@ final class PostgresDialect extends Dialect {
 
     @Override
     void upsertLease(String instance, long leaseUntil) {
-        bounded.update(upsertLease, instance, leaseUntil);
+        bounded.update(upsertLease, instance, instance, leaseUntil);
     }
 
     /**

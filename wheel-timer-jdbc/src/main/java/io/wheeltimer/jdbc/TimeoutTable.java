@@ -88,6 +88,11 @@ final class TimeoutTable {
         this.deleteExpiredLeases = "DELETE FROM " + dialect.instances + " WHERE lease_until < ?";
     }
 
+    /** The statements of the database's life lock; null where it has none. */
+    LifeLock.Statements lifeLock() {
+        return dialect.lifeLock();
+    }
+
     /** The tasks this instance claims. */
     List<String> tasks() {
         return tasks;

@@ -16,7 +16,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  *
  * <p>Arguments: JDBC URL, user, table, instance id, timeouts due at once (blocking), timeouts due
  * later, how long after scheduling the first later one is due (ms), spacing of the later deadlines
- * (ms), lease (ms).
+ * (ms), lease (ms), poll interval (ms). With no blocking timeouts it is ready once it has scheduled.
  */
 public final class CrashingInstance {
 
@@ -34,6 +34,7 @@ public final class CrashingInstance {
         long firstLaterAfter = Long.parseLong(args[6]);
         long spacing = Long.parseLong(args[7]);
         Duration lease = Duration.ofMillis(Long.parseLong(args[8]));
+        Duration poll = Duration.ofMillis(Long.parseLong(args[9]));
 
         HikariDataSource dataSource = TestDatabase.pool(url, user, blocking + 10);
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
@@ -46,7 +47,7 @@ public final class CrashingInstance {
                         dataSource, new DataSourceTransactionManager(dataSource), wheel)
                 .tableName(table)
                 .instanceId(instance)
-                .pollInterval(Duration.ofMillis(200))
+                .pollInterval(poll)
                 .lookahead(Duration.ofSeconds(10))
                 .lease(lease)
                 .handler("order-payment", timeout -> {

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.HashedWheelTimer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +16,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -141,6 +146,47 @@ final class DurableFixture implements AutoCloseable {
             holders.put(rs.getString(1), rs.getString(2));
         });
         return holders;
+    }
+
+    /**
+     * Takes the life lock of {@code instance} on a connection of its own, as that instance does while it
+     * lives (or while its host is frozen); closing what this returns releases it. Null where the
+     * database has no life lock (H2).
+     */
+    AutoCloseable holdLifeLock(String instance) throws SQLException {
+        String product =
+                jdbc.execute((ConnectionCallback<String>) c -> c.getMetaData().getDatabaseProductName());
+        LifeLock.Statements lock =
+                Dialect.of(product, jdbc, jdbc, table).orElseThrow().lifeLock();
+        if (lock == null) {
+            return null;
+        }
+        Connection connection = dataSource.getConnection();
+        try (PreparedStatement take = connection.prepareStatement(lock.take())) {
+            take.setString(1, instance);
+            try (ResultSet result = take.executeQuery()) {
+                assertThat(result.next() && result.getBoolean(1))
+                        .as("life lock taken")
+                        .isTrue();
+            }
+        }
+        return () -> {
+            try (connection;
+                    PreparedStatement release = connection.prepareStatement(lock.release())) {
+                release.setString(1, instance);
+                release.execute();
+            }
+        };
+    }
+
+    /** Ends the database session {@code sessionId} from another one, as an operator or a network failure would. */
+    void endSession(long sessionId) {
+        if (database == TestDatabase.POSTGRESQL) {
+            assertThat(jdbc.queryForObject("SELECT pg_terminate_backend(?)", Boolean.class, (int) sessionId))
+                    .isTrue();
+        } else {
+            jdbc.execute("KILL " + sessionId);
+        }
     }
 
     List<JdbcDurableTimer> timers() {

@@ -12,8 +12,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Restarts: a stopped instance releases what it holds and another takes it over; a deadline that
- * passed while nothing ran fires at once; the timeouts of an instance that died are taken over when its
- * lease runs out; a restart under the same instance id takes back what its earlier life held.
+ * passed while nothing ran fires at once; the timeouts of an instance that died are taken over as soon
+ * as the database has ended its session (on H2, which has no life lock, when its lease runs out); those
+ * of an instance whose session lives on (a frozen host) when its lease runs out; a restart under the
+ * same instance id takes its life lock and takes back what its earlier life held.
  */
 class DurableTimerRestartTest extends OnEachDatabase {
 
@@ -89,10 +91,13 @@ class DurableTimerRestartTest extends OnEachDatabase {
     }
 
     @Test
-    void theTimeoutsOfAnInstanceThatDiedAreTakenOverWhenItsLeaseRunsOut() {
-        // What a killed instance leaves: its lease row and the rows it held, some already due.
+    void theTimeoutsOfAnInstanceThatDiedAreTakenOverAtOnceAndOnH2WhenItsLeaseRunsOut() {
+        // What a killed instance leaves: its lease row and the rows it held, some already due; its
+        // session ended, and its life lock with it. H2 has no life lock: there its lease is the bound.
+        boolean h2 = database == TestDatabase.H2;
         long now = System.currentTimeMillis();
-        Instant leaseEnd = Instant.ofEpochMilli(now + 1000);
+        Instant leaseEnd =
+                Instant.ofEpochMilli(now + (h2 ? 1000 : Duration.ofHours(1).toMillis()));
         insertLease("dead", leaseEnd.toEpochMilli());
         for (int i = 0; i < 3; i++) {
             insertRow("orphan-" + i, now - 100 + 200L * i, "dead");
@@ -103,9 +108,38 @@ class DurableTimerRestartTest extends OnEachDatabase {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> onB.count() == 3);
         for (RecordingHandler.Run run : onB.runs()) {
-            assertThat(run.started()).isAfterOrEqualTo(leaseEnd);
+            if (h2) {
+                assertThat(run.started()).isAfterOrEqualTo(leaseEnd);
+            } else {
+                assertThat(run.started()).isBefore(Instant.ofEpochMilli(now).plusSeconds(10));
+            }
         }
+        await().atMost(Duration.ofSeconds(10)).until(() -> fixture.rows() == 0);
         assertThat(fixture.writesPerInstance()).isEqualTo(Map.of("b", 3L));
+    }
+
+    @Test
+    void theTimeoutsOfAnInstanceWhoseSessionLivesOnAreTakenOverWhenItsLeaseRunsOut() throws Exception {
+        // A frozen host: nothing renews its lease, but the database still sees its session, which holds
+        // its life lock.
+        try (AutoCloseable frozen = fixture.holdLifeLock("frozen")) {
+            long now = System.currentTimeMillis();
+            Instant leaseEnd = Instant.ofEpochMilli(now + 1500);
+            insertLease("frozen", leaseEnd.toEpochMilli());
+            for (int i = 0; i < 3; i++) {
+                insertRow("held-" + i, now - 100 + 200L * i, "frozen");
+            }
+
+            RecordingHandler onB = fixture.writingHandler("b");
+            fixture.start(fixture.builder().instanceId("b").handler(TASK, onB));
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> onB.count() == 3);
+            for (RecordingHandler.Run run : onB.runs()) {
+                assertThat(run.started()).isAfterOrEqualTo(leaseEnd);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> fixture.rows() == 0);
+            assertThat(fixture.writesPerInstance()).isEqualTo(Map.of("b", 3L));
+        }
     }
 
     @Test
@@ -116,10 +150,12 @@ class DurableTimerRestartTest extends OnEachDatabase {
         insertRow("left-behind", now, "same");
 
         RecordingHandler handler = fixture.writingHandler("same");
-        fixture.start(fixture.builder().instanceId("same").handler(TASK, handler));
+        JdbcDurableTimer same =
+                fixture.start(fixture.builder().instanceId("same").handler(TASK, handler));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> handler.count() == 1);
         fixture.awaitCommittedWrite("left-behind");
+        assertThat(same.lifeLock().isHeld()).isEqualTo(database != TestDatabase.H2);
     }
 
     @Test

@@ -44,7 +44,9 @@ public class DurableTimerProperties {
 
     /**
      * How long a claim holds without renewal: after it runs out, the other instances take over the
-     * timeouts of an instance that died. More than twice the poll interval.
+     * timeouts of an instance whose death the database cannot see (a frozen host, a partition; on H2,
+     * any death). One whose sessions ended (a crash, kill -9) is taken over at their next poll. More
+     * than twice the poll interval.
      */
     private Duration lease = JdbcDurableTimer.DEFAULT_LEASE;
 
