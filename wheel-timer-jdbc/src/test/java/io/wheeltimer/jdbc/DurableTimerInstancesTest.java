@@ -98,10 +98,11 @@ class DurableTimerInstancesTest extends OnEachDatabase {
                 10,
                 TimeUnit.MILLISECONDS);
         try {
-            // One instance stops gracefully midway: the others take over what it held.
+            // One instance stops gracefully midway, while it holds timeouts: the others take over what it
+            // held. (Which instance claims a row is a race: wait for a moment when this one holds some.)
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> fixture.writesPerKey().size() >= 150);
-            assertThat(instances.get(1).held()).isPositive();
+                    .until(() -> fixture.writesPerKey().size() >= 100
+                            && instances.get(1).held() > 0);
             instances.get(1).stop();
 
             int total = unheld + scheduled;
