@@ -1,7 +1,6 @@
 package io.wheeltimer.jdbc;
 
 import io.wheeltimer.Timer;
-import io.wheeltimer.internal.RepeatLog;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,8 +16,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.unit.DataSize;
 
@@ -104,68 +101,24 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
 
+    private final TimerParts parts;
     private final TimerSettings settings;
-    /** The database's clock as this instance reads it; null when the builder's clock judges. */
-    private final DatabaseClock databaseClock;
-
-    private final JdbcTemplate jdbc;
-    private final JdbcTemplate bounded;
-    private final Transactions transactions;
-    private final Map<String, DurableTimeoutHandler> handlers;
-    private final DurableTimerListener listener;
     private final ArmedTimeouts armed;
-    private final Firing firing;
-    private final Poller poller;
-    private final Scheduling scheduling;
-    private final BulkScheduling bulk;
-    private final Mending mending;
-    private final LifeLock lifeLock;
-
-    private final Object tableLock = new Object();
-    private volatile TimeoutTable table;
 
     /** Polling and firing; written under this object's monitor. */
     private volatile boolean running;
 
-    private JdbcDurableTimer(Builder builder, TimerSettings built) {
-        this.databaseClock = built.timeSource() == TimeSource.DATABASE ? new DatabaseClock(built.clock()) : null;
-        TimerSettings settings = databaseClock != null ? built.withClock(databaseClock) : built;
-        this.settings = settings;
-        this.jdbc = new JdbcTemplate(builder.dataSource);
-        this.bounded = new JdbcTemplate(builder.dataSource);
-        bounded.setQueryTimeout((int) settings.statementTimeout().toSeconds());
-        this.transactions = new Transactions(
-                builder.transactionManager,
-                builder.dataSource,
-                settings.instanceId() + " (table " + settings.tableName() + ")");
-        this.handlers = Map.copyOf(builder.handlers);
-        this.listener = new Listeners(builder.listeners);
-        RepeatLog databaseTrouble =
-                new RepeatLog(log, "failures to reach the database", WARN_INTERVAL_NANOS, System::nanoTime);
-        RepeatLog wheelRefusals =
-                new RepeatLog(log, "timeouts the wheel refused", WARN_INTERVAL_NANOS, System::nanoTime);
-        this.armed = new ArmedTimeouts(
-                builder.timer, settings.clock(), entry -> firing().dispatch(entry), wheelRefusals, settings);
-        this.firing = new Firing(
-                settings, armed, this::table, transactions, handlers, listener, this::isRunning, databaseTrouble);
-        this.lifeLock = new LifeLock(builder.dataSource, this::table, this::isRunning, settings);
-        this.poller = new Poller(
+    private JdbcDurableTimer(Builder builder, TimerSettings settings) {
+        this.parts = new TimerParts(
                 settings,
-                armed,
-                firing,
-                this::table,
-                transactions,
-                this::isRunning,
-                databaseTrouble,
-                databaseClock,
-                lifeLock);
-        this.scheduling = new Scheduling(settings, handlers, armed, this::table, transactions, listener);
-        this.bulk = new BulkScheduling(settings, scheduling, armed, this::table, transactions, listener);
-        this.mending = new Mending(settings, handlers.keySet(), armed, this::table, transactions);
-    }
-
-    private Firing firing() {
-        return firing;
+                builder.dataSource,
+                builder.transactionManager,
+                builder.timer,
+                builder.handlers,
+                builder.listeners,
+                this::isRunning);
+        this.settings = parts.settings;
+        this.armed = parts.armed;
     }
 
     /**
@@ -203,26 +156,10 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         if (running) {
             return;
         }
-        checkTable();
+        parts.checkTable();
         running = true;
         armed.waitForLease();
-        poller.start();
-    }
-
-    /**
-     * A table that is missing or lacks columns fails the start; a database that cannot be reached
-     * does not (the polls report it, and the shape is checked at the next start).
-     */
-    private void checkTable() {
-        try {
-            table().checkShape();
-        } catch (DataAccessResourceFailureException e) {
-            log.log(
-                    System.Logger.Level.WARNING,
-                    () -> "Durable timer " + settings.instanceId() + " could not check table " + settings.tableName()
-                            + " at its start: the database cannot be reached; it polls until it can",
-                    e);
-        }
+        parts.poller.start();
     }
 
     /**
@@ -238,28 +175,10 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         // nothing stays armed; the runs in progress end (their commits go through); then the rows
         // are released, so that a release never races a run of this instance.
         running = false;
-        poller.stop();
+        parts.poller.stop();
         armed.stop();
-        firing.awaitRuns(STOP_WAIT_FOR_HANDLERS);
-        try {
-            // Deleting the lease row alone would let the others claim what this instance held; the
-            // release also shows it in the table. A row a late handler still runs is locked by it: the
-            // release skips it (the run deletes it at its commit, or the lease gives it up).
-            transactions.executeWithoutResult(() -> {
-                TimeoutTable t = table();
-                t.releaseAll(settings.instanceId());
-                t.deleteLease(settings.instanceId());
-            });
-        } catch (RuntimeException e) {
-            log.log(
-                    System.Logger.Level.WARNING,
-                    () -> "Durable timer " + settings.instanceId() + " could not release its timeouts in table "
-                            + settings.tableName() + "; the other instances take them when its lease runs out, within "
-                            + TimerSettings.format(settings.lease()),
-                    e);
-        }
-        // Once the lease row is gone; if it could not be deleted, a free lock lets the others take over now.
-        lifeLock.release();
+        parts.firing.awaitRuns(STOP_WAIT_FOR_HANDLERS);
+        parts.handOver();
     }
 
     /** Same as {@link #stop()}. */
@@ -293,7 +212,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     /** This instance's life lock; for tests. */
     LifeLock lifeLock() {
-        return lifeLock;
+        return parts.lifeLock;
     }
 
     /** The timeouts this instance holds now, each as {@code task/key}; for tests. */
@@ -307,17 +226,17 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      * @throws org.springframework.dao.DataAccessException if the database cannot be reached
      */
     public long failed() {
-        return table().countFailed();
+        return parts.table().countFailed();
     }
 
     /** The task names this instance has handlers for. */
     public Set<String> tasks() {
-        return handlers.keySet();
+        return parts.handlers.keySet();
     }
 
     /** When the last successful poll ended, if one did. */
     public Optional<Instant> lastSuccessfulPoll() {
-        return poller.lastSuccessfulPoll();
+        return parts.poller.lastSuccessfulPoll();
     }
 
     /**
@@ -326,7 +245,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      * be reached, and while a poll hangs (waiting for a connection, say).
      */
     public boolean isPollingOnTime() {
-        return poller.isOnTime();
+        return parts.poller.isOnTime();
     }
 
     /**
@@ -334,64 +253,64 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      * this instance's clock judges ({@link TimeSource#INSTANCE}) or before the first renewal.
      */
     public Optional<Duration> databaseClockOffset() {
-        return databaseClock != null && databaseClock.isMeasured()
-                ? Optional.of(databaseClock.offset())
+        return parts.databaseClock != null && parts.databaseClock.isMeasured()
+                ? Optional.of(parts.databaseClock.offset())
                 : Optional.empty();
     }
 
     /** How many polls in a row failed (0 after a successful one). */
     public int failedPollsInARow() {
-        return poller.failedPollsInARow();
+        return parts.poller.failedPollsInARow();
     }
 
     @Override
     public DurableTimeout schedule(String task, String key, Duration delay) {
-        return scheduling.schedule(task, key, delay, null);
+        return parts.scheduling.schedule(task, key, delay, null);
     }
 
     @Override
     public DurableTimeout schedule(String task, String key, Instant deadline) {
-        return scheduling.schedule(task, key, deadline, null);
+        return parts.scheduling.schedule(task, key, deadline, null);
     }
 
     @Override
     public boolean cancel(String task, String key) {
-        return scheduling.cancel(task, key);
+        return parts.scheduling.cancel(task, key);
     }
 
     @Override
     public Optional<DurableTimeout> find(String task, String key) {
-        return scheduling.find(task, key);
+        return parts.scheduling.find(task, key);
     }
 
     @Override
     public DurableTimeout schedule(String task, String key, Duration delay, Object data) {
-        return scheduling.schedule(task, key, delay, data);
+        return parts.scheduling.schedule(task, key, delay, data);
     }
 
     @Override
     public DurableTimeout schedule(String task, String key, Instant deadline, Object data) {
-        return scheduling.schedule(task, key, deadline, data);
+        return parts.scheduling.schedule(task, key, deadline, data);
     }
 
     @Override
     public int scheduleAll(Collection<DurableTimeout> timeouts) {
-        return bulk.scheduleAll(timeouts);
+        return parts.bulk.scheduleAll(timeouts);
     }
 
     @Override
     public int cancelAll(String task, Collection<String> keys) {
-        return bulk.cancelAll(task, keys);
+        return parts.bulk.cancelAll(task, keys);
     }
 
     @Override
     public List<DurableTimeout> pending(String task, int limit) {
-        return mending.pending(task, limit);
+        return parts.mending.pending(task, limit);
     }
 
     @Override
     public List<FailedTimeout> failed(String task, int limit) {
-        return mending.failed(task, limit);
+        return parts.mending.failed(task, limit);
     }
 
     /**
@@ -400,17 +319,17 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      * @throws org.springframework.dao.DataAccessException if the database cannot be reached
      */
     public Optional<FailedTimeout> findFailed(String task, String key) {
-        return mending.findFailed(task, key);
+        return parts.mending.findFailed(task, key);
     }
 
     @Override
     public boolean retry(String task, String key) {
-        return mending.retry(task, key);
+        return parts.mending.retry(task, key);
     }
 
     @Override
     public boolean discard(String task, String key) {
-        return mending.discard(task, key);
+        return parts.mending.discard(task, key);
     }
 
     /**
@@ -420,28 +339,13 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      * @throws org.springframework.dao.DataAccessException if the database cannot be reached
      */
     public Map<String, Long> unhandledTasks() {
-        return table().countUnhandled();
+        return parts.table().countUnhandled();
     }
 
     @Override
     public String toString() {
         return "JdbcDurableTimer[" + settings.instanceId() + ", table " + settings.tableName() + ", tasks "
-                + handlers.keySet() + ", held " + held() + "]";
-    }
-
-    /** The table's statements, in the dialect of the database, found at the first use. */
-    private TimeoutTable table() {
-        TimeoutTable t = table;
-        if (t == null) {
-            synchronized (tableLock) {
-                if (table == null) {
-                    table = new TimeoutTable(
-                            Dialect.detect(jdbc, bounded, settings.tableName()), handlers.keySet(), settings.clock());
-                }
-                t = table;
-            }
-        }
-        return t;
+                + parts.handlers.keySet() + ", held " + held() + "]";
     }
 
     /**
