@@ -2,14 +2,17 @@ package io.wheeltimer.jdbc;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * What differs between databases: the four statements that plain SQL cannot write the same way
- * everywhere (the timeout upsert that returns its version, the lease upsert, the delete that returns
- * the version it removed, and the claim). One subclass per database; {@link TimeoutTable} runs
+ * What differs between databases: the statements that plain SQL cannot write the same way
+ * everywhere (the timeout upsert that returns its version, and its batch, the lease upsert, the
+ * delete that returns the version it removed, the delete of a firing row that returns its data, and
+ * the claim). One subclass per database; {@link TimeoutTable} runs
  * everything else. Adding a database is one subclass here, one case in {@link #of} and its schema
  * and upgrade scripts beside the others.
  *
@@ -72,7 +75,49 @@ abstract class Dialect {
      * is larger: a row's versions only grow, in the order its writes commit. Returns the version
      * written.
      */
-    abstract long upsertTimeout(String task, String key, long deadline, String holder, long version);
+    abstract long upsertTimeout(TimeoutTable.Write write);
+
+    /**
+     * As {@link #upsertTimeout} for each of {@code writes}, in one JDBC batch, in the caller's
+     * transaction; returns nothing (the versions written are read back where they are needed).
+     */
+    abstract void upsertTimeouts(List<TimeoutTable.Write> writes);
+
+    /**
+     * Deletes the row that {@code holder} runs, if it is still that version and still held by it,
+     * returning what was stored with it; empty when it was not. Locks the row until the transaction
+     * ends, so a concurrent cancel waits and then finds nothing.
+     */
+    abstract Optional<TimeoutTable.Stored> deleteForFiring(String task, String key, long version, String holder);
+
+    /**
+     * Locks the pending rows of {@code task} among {@code keys} (at most a few hundred) until the
+     * transaction ends, waiting for those a run holds; their versions by key.
+     */
+    Map<String, Long> lockPending(String task, List<String> keys) {
+        String sql = "SELECT timeout_key, version FROM " + table + " WHERE task = ? AND timeout_key IN ("
+                + String.join(", ", Collections.nCopies(keys.size(), "?")) + ") AND failed_at IS NULL FOR UPDATE";
+        List<Object> args = new ArrayList<>(keys.size() + 1);
+        args.add(task);
+        args.addAll(keys);
+        Map<String, Long> versions = new HashMap<>();
+        calls.query(
+                sql,
+                rs -> {
+                    versions.put(rs.getString(1), rs.getLong(2));
+                },
+                args.toArray());
+        return versions;
+    }
+
+    /** The condition of a row {@code holder} holds at a version, pending: parameters task, key, version, holder. */
+    static final String HELD =
+            " WHERE task = ? AND timeout_key = ? AND version = ? AND holder = ? AND failed_at IS NULL";
+
+    /** What a query of the data columns finds: the data and trace context of its one row, if any. */
+    static Optional<TimeoutTable.Stored> stored(List<TimeoutTable.Stored> found) {
+        return found.stream().findFirst();
+    }
 
     /** Deletes the pending row of (task, key); its version, or empty when none was pending. */
     abstract Optional<Long> deletePending(String task, String key);

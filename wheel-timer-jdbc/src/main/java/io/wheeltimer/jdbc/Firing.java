@@ -42,6 +42,7 @@ final class Firing {
     private final Clock clock;
     private final String retryDelay;
     private final Retries retries;
+    private final DurableTimeoutContext context;
 
     private final Object inFlightLock = new Object();
     /** Runs handed to the executor and not finished; guarded by {@link #inFlightLock}. */
@@ -70,6 +71,7 @@ final class Firing {
         this.databaseTrouble = databaseTrouble;
         this.clock = settings.clock();
         this.retryDelay = TimerSettings.format(settings.retryDelay());
+        this.context = settings.context();
         this.retries = new Retries(settings, armed, table, transactions, listener, running, databaseTrouble);
     }
 
@@ -145,20 +147,32 @@ final class Firing {
             return;
         }
         DurableTimeoutHandler handler = handlers.get(entry.id.task());
-        DurableTimeout timeout = entry.timeout;
+        DurableTimeout armedTimeout = entry.timeout;
         boolean[] started = new boolean[1];
         Throwable[] thrown = new Throwable[1];
         Boolean ran;
         try {
             ran = transactions.execute(status -> {
-                if (!table.get().deleteForFiring(timeout.task(), timeout.key(), entry.version, settings.instanceId())) {
+                Optional<TimeoutTable.Stored> stored = table.get()
+                        .deleteForFiring(armedTimeout.task(), armedTimeout.key(), entry.version, settings.instanceId());
+                if (stored.isEmpty()) {
                     return false; // cancelled, rescheduled, or taken over by another instance meanwhile
                 }
                 started[0] = true;
+                // The data and context travel with the row; the deadline is the one scheduled.
+                DurableTimeout timeout = new DurableTimeout(
+                        armedTimeout.task(),
+                        armedTimeout.key(),
+                        armedTimeout.deadline(),
+                        stored.get().data(),
+                        entry.attempts + 1);
                 listener.started(
                         timeout, lateness(clock.millis(), timeout.deadline().toEpochMilli()));
                 try {
-                    handler.handle(timeout);
+                    context.run(stored.get().traceContext(), timeout, () -> {
+                        handler.handle(timeout);
+                        return null;
+                    });
                 } catch (Throwable e) {
                     thrown[0] = e;
                     throw new HandlerFailed(e);
@@ -175,7 +189,8 @@ final class Firing {
             } else {
                 databaseTrouble.report(
                         () -> "Durable timer " + settings.instanceId() + " could not start the timeout of task \""
-                                + timeout.task() + "\" for key \"" + timeout.key() + "\"; retried in " + retryDelay,
+                                + armedTimeout.task() + "\" for key \"" + armedTimeout.key() + "\"; retried in "
+                                + retryDelay,
                         e);
                 retries.armAgainLater(entry, entry.attempts);
             }
@@ -183,7 +198,7 @@ final class Firing {
         }
         if (Boolean.TRUE.equals(ran)) {
             armed.forget(entry);
-            listener.fired(timeout.task());
+            listener.fired(armedTimeout.task());
         } else {
             reconcile(entry);
         }

@@ -27,6 +27,8 @@ final class H2Dialect extends Dialect {
     private static final long LOCK_WAIT_NANOS = TimeUnit.MINUTES.toNanos(10);
 
     private final String upsertTimeout;
+    private final String merge;
+    private final String deleteForFiring;
     private final String deletePending;
     private final String upsertLease;
     private final String setHolder;
@@ -37,13 +39,17 @@ final class H2Dialect extends Dialect {
         super(calls, bounded, table);
         // VARCHAR without a length: H2's CAST to VARCHAR(n) cuts a longer value without a word, and the
         // column's own length is what must refuse it.
-        this.upsertTimeout = "SELECT version FROM FINAL TABLE (MERGE INTO " + table + " t USING (VALUES (CAST(? AS"
-                + " VARCHAR), CAST(? AS VARCHAR), CAST(? AS BIGINT), CAST(? AS VARCHAR), CAST(? AS BIGINT))) s (task,"
-                + " timeout_key, deadline, holder, version) ON t.task = s.task AND t.timeout_key = s.timeout_key WHEN"
-                + " MATCHED THEN UPDATE SET deadline = s.deadline, due_at = s.deadline, holder = s.holder, version ="
-                + " GREATEST(t.version + 1, s.version), attempts = 0, last_error = NULL, failed_at = NULL WHEN NOT"
-                + " MATCHED THEN INSERT (task, timeout_key, deadline, due_at, holder, version, attempts) VALUES"
-                + " (s.task, s.timeout_key, s.deadline, s.deadline, s.holder, s.version, 0))";
+        this.merge = "MERGE INTO " + table + " t USING (VALUES (CAST(? AS VARCHAR), CAST(? AS VARCHAR), CAST(? AS"
+                + " BIGINT), CAST(? AS VARCHAR), CAST(? AS BIGINT), CAST(? AS CHARACTER LARGE OBJECT), CAST(? AS"
+                + " VARCHAR))) s (task, timeout_key, deadline, holder, version, data, trace_context) ON t.task = s.task"
+                + " AND t.timeout_key = s.timeout_key WHEN MATCHED THEN UPDATE SET deadline = s.deadline, due_at ="
+                + " s.deadline, holder = s.holder, version = GREATEST(t.version + 1, s.version), attempts = 0,"
+                + " last_error = NULL, failed_at = NULL, data = s.data, trace_context = s.trace_context WHEN NOT"
+                + " MATCHED THEN INSERT (task, timeout_key, deadline, due_at, holder, version, attempts, data,"
+                + " trace_context) VALUES (s.task, s.timeout_key, s.deadline, s.deadline, s.holder, s.version, 0,"
+                + " s.data, s.trace_context)";
+        this.upsertTimeout = "SELECT version FROM FINAL TABLE (" + merge + ")";
+        this.deleteForFiring = "SELECT data, trace_context FROM OLD TABLE (DELETE FROM " + table + HELD + ")";
         this.deletePending = "SELECT version FROM OLD TABLE (DELETE FROM " + table
                 + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL)";
         this.upsertLease = "MERGE INTO " + instances + " (instance_id, lease_until) KEY (instance_id) VALUES (?, ?)";
@@ -61,19 +67,40 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    long upsertTimeout(String task, String key, long deadline, String holder, long version) {
+    long upsertTimeout(TimeoutTable.Write write) {
         return waitingForLocks(() -> {
             try {
-                return merge(task, key, deadline, holder, version);
+                return merge(write);
             } catch (DuplicateKeyException e) {
-                return merge(task, key, deadline, holder, version); // a concurrent first insert won
+                return merge(write); // a concurrent first insert won
             }
         });
     }
 
-    private long merge(String task, String key, long deadline, String holder, long version) {
-        Long written = calls.queryForObject(upsertTimeout, Long.class, task, key, deadline, holder, version);
-        return written == null ? version : written;
+    private long merge(TimeoutTable.Write w) {
+        Long written = calls.queryForObject(upsertTimeout, Long.class, arguments(w));
+        return written == null ? w.version() : written;
+    }
+
+    @Override
+    void upsertTimeouts(List<TimeoutTable.Write> writes) {
+        waitingForLocks(() -> calls.batchUpdate(
+                merge, writes.stream().map(H2Dialect::arguments).toList()));
+    }
+
+    private static Object[] arguments(TimeoutTable.Write w) {
+        return new Object[] {w.task(), w.key(), w.deadline(), w.holder(), w.version(), w.data(), w.traceContext()};
+    }
+
+    @Override
+    Optional<TimeoutTable.Stored> deleteForFiring(String task, String key, long version, String holder) {
+        return stored(bounded.query(deleteForFiring, TimeoutTable.STORED, task, key, version, holder));
+    }
+
+    /** As every database does, but trying again while a run holds one of the rows locked. */
+    @Override
+    java.util.Map<String, Long> lockPending(String task, List<String> keys) {
+        return waitingForLocks(() -> super.lockPending(task, keys));
     }
 
     @Override

@@ -117,6 +117,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     private final Firing firing;
     private final Poller poller;
     private final Scheduling scheduling;
+    private final BulkScheduling bulk;
+    private final Mending mending;
 
     private final Object tableLock = new Object();
     private volatile TimeoutTable table;
@@ -148,6 +150,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         this.poller = new Poller(
                 settings, armed, firing, this::table, transactions, this::isRunning, databaseTrouble, databaseClock);
         this.scheduling = new Scheduling(settings, handlers, armed, this::table, transactions, listener);
+        this.bulk = new BulkScheduling(settings, scheduling, armed, this::table, transactions, listener);
+        this.mending = new Mending(settings, handlers.keySet(), armed, this::table, transactions);
     }
 
     private Firing firing() {
@@ -325,12 +329,12 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     @Override
     public DurableTimeout schedule(String task, String key, Duration delay) {
-        return scheduling.schedule(task, key, delay);
+        return scheduling.schedule(task, key, delay, null);
     }
 
     @Override
     public DurableTimeout schedule(String task, String key, Instant deadline) {
-        return scheduling.schedule(task, key, deadline);
+        return scheduling.schedule(task, key, deadline, null);
     }
 
     @Override
@@ -345,32 +349,32 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     @Override
     public DurableTimeout schedule(String task, String key, Duration delay, Object data) {
-        throw new UnsupportedOperationException("not yet");
+        return scheduling.schedule(task, key, delay, data);
     }
 
     @Override
     public DurableTimeout schedule(String task, String key, Instant deadline, Object data) {
-        throw new UnsupportedOperationException("not yet");
+        return scheduling.schedule(task, key, deadline, data);
     }
 
     @Override
     public int scheduleAll(Collection<DurableTimeout> timeouts) {
-        throw new UnsupportedOperationException("not yet");
+        return bulk.scheduleAll(timeouts);
     }
 
     @Override
     public int cancelAll(String task, Collection<String> keys) {
-        throw new UnsupportedOperationException("not yet");
+        return bulk.cancelAll(task, keys);
     }
 
     @Override
     public List<DurableTimeout> pending(String task, int limit) {
-        throw new UnsupportedOperationException("not yet");
+        return mending.pending(task, limit);
     }
 
     @Override
     public List<FailedTimeout> failed(String task, int limit) {
-        throw new UnsupportedOperationException("not yet");
+        return mending.failed(task, limit);
     }
 
     /**
@@ -379,17 +383,17 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      * @throws org.springframework.dao.DataAccessException if the database cannot be reached
      */
     public Optional<FailedTimeout> findFailed(String task, String key) {
-        throw new UnsupportedOperationException("not yet");
+        return mending.findFailed(task, key);
     }
 
     @Override
     public boolean retry(String task, String key) {
-        throw new UnsupportedOperationException("not yet");
+        return mending.retry(task, key);
     }
 
     @Override
     public boolean discard(String task, String key) {
-        throw new UnsupportedOperationException("not yet");
+        return mending.discard(task, key);
     }
 
     /**

@@ -5,16 +5,18 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * MariaDB 10.6+ through MariaDB Connector/J: the {@linkplain MySqlDialect MySQL dialect}'s statements,
- * which MariaDB runs too, but for the delete, which is one {@code DELETE ... RETURNING}.
+ * which MariaDB runs too, but for the deletes, each one {@code DELETE ... RETURNING}.
  */
 final class MariaDbDialect extends MySqlDialect {
 
     private final String deletePending;
+    private final String deleteForFiring;
 
     MariaDbDialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
         super(calls, bounded, table);
         this.deletePending =
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL RETURNING version";
+        this.deleteForFiring = "DELETE FROM " + table + HELD + " RETURNING data, trace_context";
     }
 
     @Override
@@ -26,5 +28,11 @@ final class MariaDbDialect extends MySqlDialect {
     @Override
     Optional<Long> deletePending(String task, String key) {
         return calls.queryForList(deletePending, Long.class, task, key).stream().findFirst();
+    }
+
+    /** One statement, where MySQL needs a locking read first. */
+    @Override
+    Optional<TimeoutTable.Stored> deleteForFiring(String task, String key, long version, String holder) {
+        return stored(bounded.query(deleteForFiring, TimeoutTable.STORED, task, key, version, holder));
     }
 }

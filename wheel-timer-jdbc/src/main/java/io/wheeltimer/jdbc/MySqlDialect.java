@@ -24,6 +24,8 @@ import org.springframework.jdbc.support.GeneratedKeyHolder;
 class MySqlDialect extends Dialect {
 
     private final String upsertTimeout;
+    private final String lockFiring;
+    private final String deleteFiring;
     private final String lastInsertId;
     private final String lockPending;
     private final String deleteVersion;
@@ -38,11 +40,13 @@ class MySqlDialect extends Dialect {
         // The update part runs on the row once it is locked, so the version it writes follows the row's;
         // LAST_INSERT_ID(expr) keeps that value for this connection to read. The new values are bound
         // twice rather than read with VALUES(), which MySQL deprecates and MariaDB renamed.
-        this.upsertTimeout = "INSERT INTO " + table
-                + " (task, timeout_key, deadline, due_at, holder, version, attempts, last_error, failed_at)"
-                + " VALUES (?, ?, ?, ?, ?, ?, 0, NULL, NULL) ON DUPLICATE KEY UPDATE deadline = ?, due_at = ?,"
-                + " holder = ?, version = LAST_INSERT_ID(GREATEST(version + 1, ?)), attempts = 0,"
-                + " last_error = NULL, failed_at = NULL";
+        this.upsertTimeout = "INSERT INTO " + table + " (task, timeout_key, deadline, due_at, holder, version,"
+                + " attempts, last_error, failed_at, data, trace_context) VALUES (?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, ?)"
+                + " ON DUPLICATE KEY UPDATE deadline = ?, due_at = ?, holder = ?,"
+                + " version = LAST_INSERT_ID(GREATEST(version + 1, ?)), attempts = 0, last_error = NULL,"
+                + " failed_at = NULL, data = ?, trace_context = ?";
+        this.lockFiring = "SELECT data, trace_context FROM " + table + HELD + " FOR UPDATE";
+        this.deleteFiring = "DELETE FROM " + table + HELD;
         this.lastInsertId = "SELECT LAST_INSERT_ID()";
         this.lockPending =
                 "SELECT version FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL FOR UPDATE";
@@ -70,14 +74,49 @@ class MySqlDialect extends Dialect {
      * Both run on the connection of the caller's transaction.
      */
     @Override
-    long upsertTimeout(String task, String key, long deadline, String holder, long version) {
-        int affected = calls.update(
-                upsertTimeout, task, key, deadline, deadline, holder, version, deadline, deadline, holder, version);
+    long upsertTimeout(TimeoutTable.Write w) {
+        int affected = calls.update(upsertTimeout, arguments(w));
         if (affected == 1) {
-            return version;
+            return w.version();
         }
         Long written = calls.queryForObject(lastInsertId, Long.class);
-        return written == null ? version : written;
+        return written == null ? w.version() : written;
+    }
+
+    @Override
+    void upsertTimeouts(List<TimeoutTable.Write> writes) {
+        calls.batchUpdate(
+                upsertTimeout, writes.stream().map(MySqlDialect::arguments).toList());
+    }
+
+    private static Object[] arguments(TimeoutTable.Write w) {
+        return new Object[] {
+            w.task(),
+            w.key(),
+            w.deadline(),
+            w.deadline(),
+            w.holder(),
+            w.version(),
+            w.data(),
+            w.traceContext(),
+            w.deadline(),
+            w.deadline(),
+            w.holder(),
+            w.version(),
+            w.data(),
+            w.traceContext()
+        };
+    }
+
+    /** A locking read of what is stored, then the delete: MySQL has no {@code DELETE ... RETURNING}. */
+    @Override
+    Optional<TimeoutTable.Stored> deleteForFiring(String task, String key, long version, String holder) {
+        Optional<TimeoutTable.Stored> stored =
+                stored(bounded.query(lockFiring, TimeoutTable.STORED, task, key, version, holder));
+        if (stored.isPresent() && bounded.update(deleteFiring, task, key, version, holder) != 1) {
+            return Optional.empty();
+        }
+        return stored;
     }
 
     /**

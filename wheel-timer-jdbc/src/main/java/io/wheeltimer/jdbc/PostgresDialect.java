@@ -8,6 +8,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 final class PostgresDialect extends Dialect {
 
     private final String upsertTimeout;
+    private final String upsertTimeouts;
+    private final String deleteForFiring;
     private final String deletePending;
     private final String upsertLease;
     private final String releaseAll;
@@ -16,12 +18,14 @@ final class PostgresDialect extends Dialect {
     PostgresDialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
         super(calls, bounded, table);
         // The update part runs once the row is locked, so the version it writes follows the row's.
-        this.upsertTimeout = "INSERT INTO " + table + " AS t"
-                + " (task, timeout_key, deadline, due_at, holder, version, attempts, last_error, failed_at)"
-                + " VALUES (?, ?, ?, ?, ?, ?, 0, NULL, NULL) ON CONFLICT (task, timeout_key) DO UPDATE SET"
+        this.upsertTimeouts = "INSERT INTO " + table + " AS t (task, timeout_key, deadline, due_at, holder,"
+                + " version, attempts, last_error, failed_at, data, trace_context)"
+                + " VALUES (?, ?, ?, ?, ?, ?, 0, NULL, NULL, ?, ?) ON CONFLICT (task, timeout_key) DO UPDATE SET"
                 + " deadline = EXCLUDED.deadline, due_at = EXCLUDED.due_at, holder = EXCLUDED.holder,"
                 + " version = GREATEST(t.version + 1, EXCLUDED.version), attempts = 0, last_error = NULL,"
-                + " failed_at = NULL RETURNING t.version";
+                + " failed_at = NULL, data = EXCLUDED.data, trace_context = EXCLUDED.trace_context";
+        this.upsertTimeout = upsertTimeouts + " RETURNING t.version";
+        this.deleteForFiring = "DELETE FROM " + table + HELD + " RETURNING data, trace_context";
         this.deletePending =
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL RETURNING version";
         this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
@@ -40,9 +44,26 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    long upsertTimeout(String task, String key, long deadline, String holder, long version) {
-        Long written = calls.queryForObject(upsertTimeout, Long.class, task, key, deadline, deadline, holder, version);
-        return written == null ? version : written;
+    long upsertTimeout(TimeoutTable.Write w) {
+        Long written = calls.queryForObject(upsertTimeout, Long.class, arguments(w));
+        return written == null ? w.version() : written;
+    }
+
+    @Override
+    void upsertTimeouts(List<TimeoutTable.Write> writes) {
+        calls.batchUpdate(
+                upsertTimeouts, writes.stream().map(PostgresDialect::arguments).toList());
+    }
+
+    private static Object[] arguments(TimeoutTable.Write w) {
+        return new Object[] {
+            w.task(), w.key(), w.deadline(), w.deadline(), w.holder(), w.version(), w.data(), w.traceContext()
+        };
+    }
+
+    @Override
+    Optional<TimeoutTable.Stored> deleteForFiring(String task, String key, long version, String holder) {
+        return stored(bounded.query(deleteForFiring, TimeoutTable.STORED, task, key, version, holder));
     }
 
     @Override

@@ -24,6 +24,7 @@ final class Scheduling {
     private final Supplier<TimeoutTable> table;
     private final Transactions transactions;
     private final DurableTimerListener listener;
+    private final TimeoutData data;
 
     Scheduling(
             TimerSettings settings,
@@ -38,12 +39,14 @@ final class Scheduling {
         this.table = table;
         this.transactions = transactions;
         this.listener = listener;
+        this.data = new TimeoutData(settings);
     }
 
     /** Now plus {@code delay}, truncated to milliseconds; a delay of zero or less makes it now. */
-    DurableTimeout schedule(String task, String key, Duration delay) {
+    DurableTimeout schedule(String task, String key, Duration delay, Object data) {
         checkArguments(task, key, delay, "delay");
         checkKnown(task);
+        String text = this.data.text(task, key, data);
         Instant now = settings.clock().instant();
         Instant deadline;
         try {
@@ -53,11 +56,20 @@ final class Scheduling {
             throw new IllegalArgumentException("delay is " + delay + "; it must put the deadline within the range"
                     + " of epoch milliseconds (about 292 million years)");
         }
-        return upsert(task, key, deadline.truncatedTo(ChronoUnit.MILLIS));
+        return upsert(task, key, deadline.truncatedTo(ChronoUnit.MILLIS), text);
     }
 
     /** At {@code deadline} truncated to milliseconds, as given even when it has passed (the lateness is honest). */
-    DurableTimeout schedule(String task, String key, Instant deadline) {
+    DurableTimeout schedule(String task, String key, Instant deadline, Object data) {
+        DurableTimeout timeout = checked(task, key, deadline, data);
+        return upsert(task, key, timeout.deadline(), timeout.data());
+    }
+
+    /**
+     * {@code timeout} as it is written: its deadline truncated to milliseconds, its data as text,
+     * attempt 1, after the checks of a schedule.
+     */
+    DurableTimeout checked(String task, String key, Instant deadline, Object data) {
         checkArguments(task, key, deadline, "deadline");
         checkKnown(task);
         Instant truncated = deadline.truncatedTo(ChronoUnit.MILLIS);
@@ -67,7 +79,12 @@ final class Scheduling {
             throw new IllegalArgumentException("deadline is " + deadline + "; it must be within the range of epoch"
                     + " milliseconds (about 292 million years either side of 1970)");
         }
-        return upsert(task, key, truncated);
+        return new DurableTimeout(task, key, truncated, this.data.text(task, key, data), 1);
+    }
+
+    /** What the context captures on this thread, to store with the timeouts it schedules. */
+    String capture() {
+        return data.capture();
     }
 
     boolean cancel(String task, String key) {
@@ -84,9 +101,7 @@ final class Scheduling {
 
     Optional<DurableTimeout> find(String task, String key) {
         checkArguments(task, key, "", "");
-        return table.get()
-                .pending(task, key)
-                .map(row -> new DurableTimeout(task, key, Instant.ofEpochMilli(row.deadline())));
+        return table.get().queries().findPending(task, key);
     }
 
     /**
@@ -94,16 +109,19 @@ final class Scheduling {
      * timeouts and the deadline is within the lookahead; one further out is left unheld, for the
      * instance whose poll finds it near (memory does not grow with what is pending far ahead).
      */
-    private DurableTimeout upsert(String task, String key, Instant deadline) {
-        DurableTimeout timeout = new DurableTimeout(task, key, deadline);
+    private DurableTimeout upsert(String task, String key, Instant deadline, String text) {
+        DurableTimeout timeout = new DurableTimeout(task, key, deadline, text, 1);
+        String context = data.capture();
         long deadlineMillis = deadline.toEpochMilli();
         boolean hold = armed.isHolding()
                 && deadlineMillis
                         <= settings.clock().millis() + settings.lookahead().toMillis();
         transactions.write(
-                () -> table.get().upsert(task, key, deadlineMillis, hold ? settings.instanceId() : null), version -> {
+                () -> table.get().upsert(task, key, deadlineMillis, hold ? settings.instanceId() : null, text, context),
+                version -> {
                     if (hold) {
-                        armed.arm(timeout, version, 0, deadlineMillis);
+                        // Memory keeps no data: the run reads it with the row it deletes.
+                        armed.arm(new DurableTimeout(task, key, deadline), version, 0, deadlineMillis);
                     } else {
                         armed.forget(task, key, version); // an earlier version held here is not any more
                     }
@@ -112,7 +130,7 @@ final class Scheduling {
         return timeout;
     }
 
-    private static void checkArguments(String task, String key, Object other, String otherName) {
+    static void checkArguments(String task, String key, Object other, String otherName) {
         Objects.requireNonNull(task, "task must not be null");
         Objects.requireNonNull(key, "key must not be null");
         Objects.requireNonNull(other, () -> otherName + " must not be null");
@@ -120,7 +138,7 @@ final class Scheduling {
         TimerSettings.name("key", key);
     }
 
-    private void checkKnown(String task) {
+    void checkKnown(String task) {
         if (!handlers.containsKey(task)) {
             throw new IllegalArgumentException("task \"" + task + "\" has no handler here; the known tasks are "
                     + handlers.keySet().stream().sorted().toList());

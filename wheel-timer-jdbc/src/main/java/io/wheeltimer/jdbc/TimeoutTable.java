@@ -26,6 +26,15 @@ final class TimeoutTable {
     /** A pending row as this instance reads or claims it. */
     record Row(String task, String key, long deadline, long dueAt, long version, int attempts, String holder) {}
 
+    /** A row to write: a timeout scheduled, whole. */
+    record Write(
+            String task, String key, long deadline, String holder, long version, String data, String traceContext) {}
+
+    /** What is stored with a timeout: its data and trace context, each null when none. */
+    record Stored(String data, String traceContext) {}
+
+    static final RowMapper<Stored> STORED = (rs, i) -> new Stored(rs.getString("data"), rs.getString("trace_context"));
+
     /** The columns {@link #ROW} reads, of the table aliased {@code alias}. */
     static String columns(String alias) {
         String a = alias + ".";
@@ -48,9 +57,9 @@ final class TimeoutTable {
     private final List<String> tasks;
     private final Clock clock;
     private final AtomicLong lastVersion = new AtomicLong();
+    private final TimeoutQueries queries;
 
     private final String selectPending;
-    private final String deleteFiring;
     private final String retry;
     private final String giveUp;
     private final String release;
@@ -64,11 +73,11 @@ final class TimeoutTable {
         this.bounded = dialect.bounded;
         this.tasks = List.copyOf(tasks);
         this.clock = clock;
+        this.queries = new TimeoutQueries(dialect);
         String table = dialect.table;
         String row = " WHERE task = ? AND timeout_key = ?";
         String held = row + " AND version = ? AND holder = ? AND failed_at IS NULL";
         this.selectPending = "SELECT " + columns(table) + " FROM " + table + row + " AND failed_at IS NULL";
-        this.deleteFiring = "DELETE FROM " + table + held;
         this.retry =
                 "UPDATE " + table + " SET attempts = ?, last_error = ?, version = ?, due_at = ?, holder = ?" + held;
         this.giveUp = "UPDATE " + table
@@ -143,7 +152,17 @@ final class TimeoutTable {
 
     /** The columns of the timeouts table this version reads and writes. */
     static final List<String> TIMEOUT_COLUMNS = List.of(
-            "task", "timeout_key", "deadline", "due_at", "holder", "version", "attempts", "last_error", "failed_at");
+            "task",
+            "timeout_key",
+            "deadline",
+            "due_at",
+            "holder",
+            "version",
+            "attempts",
+            "last_error",
+            "failed_at",
+            "data",
+            "trace_context");
 
     /** The columns of the instances table. */
     static final List<String> INSTANCE_COLUMNS = List.of("instance_id", "lease_until");
@@ -167,8 +186,8 @@ final class TimeoutTable {
      * Inserts the row of (task, key), or replaces the pending or given-up one: pending again, no
      * attempts, due at its deadline. Returns the version written.
      */
-    long upsert(String task, String key, long deadline, String holder) {
-        return dialect.upsertTimeout(task, key, deadline, holder, nextVersion(0));
+    long upsert(String task, String key, long deadline, String holder, String data, String traceContext) {
+        return dialect.upsertTimeout(new Write(task, key, deadline, holder, nextVersion(0), data, traceContext));
     }
 
     /** Deletes the pending row of (task, key); its version, or empty when none was pending. */
@@ -182,11 +201,22 @@ final class TimeoutTable {
     }
 
     /**
-     * Deletes the row that {@code holder} runs, if it is still that version and still held by it.
-     * Locks the row until the transaction ends, so a concurrent cancel waits and then finds nothing.
+     * Deletes the row that {@code holder} runs, if it is still that version and still held by it,
+     * returning its data and trace context. Locks the row until the transaction ends, so a concurrent
+     * cancel waits and then finds nothing.
      */
-    boolean deleteForFiring(String task, String key, long version, String holder) {
-        return bounded.update(deleteFiring, task, key, version, holder) == 1;
+    Optional<Stored> deleteForFiring(String task, String key, long version, String holder) {
+        return dialect.deleteForFiring(task, key, version, holder);
+    }
+
+    /** The dialect of the database, for the statements of the other parts. */
+    Dialect dialect() {
+        return dialect;
+    }
+
+    /** The statements an application or an operator runs on the whole table. */
+    TimeoutQueries queries() {
+        return queries;
     }
 
     /**

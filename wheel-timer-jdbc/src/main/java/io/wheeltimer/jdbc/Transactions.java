@@ -83,9 +83,18 @@ final class Transactions {
             committed.accept(result);
             return result;
         }
+        return writeTogether(statement, committed);
+    }
+
+    /**
+     * Runs {@code work}, several statements, in one transaction: the caller's, when it has one on this
+     * {@code DataSource}, else its own, even outside any transaction scope (never auto-commit, so that
+     * they commit together or not at all); then {@code committed} with its result once it is committed.
+     */
+    <T> T writeTogether(Supplier<T> work, Consumer<? super T> committed) {
         try {
             return execute(status -> {
-                T result = statement.get();
+                T result = work.get();
                 afterCommit(() -> committed.accept(result));
                 return result;
             });

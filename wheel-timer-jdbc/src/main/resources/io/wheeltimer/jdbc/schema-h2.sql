@@ -4,9 +4,11 @@
 -- deadline: the deadline that was scheduled, kept on retries. due_at: when it runs next (the
 -- deadline, or the retry after a failed run); NULL once given up. holder: the instance that holds
 -- it (it is due within that instance's lookahead), or NULL. version: grows at every schedule and
--- retry, so that an instance acting on an older one changes nothing.
+-- retry, so that an instance acting on an older one changes nothing. data: the text scheduled with
+-- it (at most the timer's max data size, 64 KB of UTF-8 by default), or NULL. trace_context: what the
+-- timer's context captured when it was scheduled (a W3C traceparent, say), handed to every run.
 -- H2 counts a VARCHAR's length in UTF-16 units: 400 holds the 200 characters (code points) a task,
--- key or instance id may have.
+-- key or instance id may have, 1024 the 512 of a trace context.
 CREATE TABLE IF NOT EXISTS wheel_timer_timeouts (
     task VARCHAR(400) NOT NULL,
     timeout_key VARCHAR(400) NOT NULL,
@@ -17,12 +19,16 @@ CREATE TABLE IF NOT EXISTS wheel_timer_timeouts (
     attempts INT DEFAULT 0 NOT NULL,
     last_error VARCHAR(4000),
     failed_at BIGINT,
+    data CHARACTER LARGE OBJECT,
+    trace_context VARCHAR(1024),
     PRIMARY KEY (task, timeout_key)
 );
 
 -- The claim reads the rows of the tasks an instance handles that are due soon; given-up and
 -- far-future rows, and rows of tasks no instance handles, stay out of its way.
 CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_due_idx ON wheel_timer_timeouts (task, due_at);
+-- Given-up timeouts of a task, latest first (failed and the operator's paged reads).
+CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_failed_idx ON wheel_timer_timeouts (task, failed_at);
 -- The release at a graceful stop reads the rows one instance holds.
 CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_holder_idx ON wheel_timer_timeouts (holder);
 

@@ -4,7 +4,9 @@
 -- deadline: the deadline that was scheduled, kept on retries. due_at: when it runs next (the
 -- deadline, or the retry after a failed run); NULL once given up. holder: the instance that holds
 -- it (it is due within that instance's lookahead), or NULL. version: grows at every schedule and
--- retry, so that an instance acting on an older one changes nothing.
+-- retry, so that an instance acting on an older one changes nothing. data: the text scheduled with
+-- it (at most the timer's max data size, 64 KB of UTF-8 by default), or NULL. trace_context: what the
+-- timer's context captured when it was scheduled (a W3C traceparent, say), handed to every run.
 -- The character set is the table's own, whatever the server's or the database's default. Names
 -- compare exactly, code point by code point: utf8mb4_nopad_bin tells 'Order-1' from 'order-1' and,
 -- unlike utf8mb4_bin, 'a' from 'a ' (a PAD SPACE collation ignores trailing spaces).
@@ -18,10 +20,15 @@ CREATE TABLE IF NOT EXISTS wheel_timer_timeouts (
     attempts INT DEFAULT 0 NOT NULL,
     last_error VARCHAR(4000),
     failed_at BIGINT,
+    -- MEDIUMTEXT: up to 16 MB of UTF-8, so the whole max data size, 4-byte characters included.
+    data MEDIUMTEXT,
+    trace_context VARCHAR(512),
     PRIMARY KEY (task, timeout_key),
     -- The claim reads the rows of the tasks an instance handles that are due soon; given-up and
     -- far-future rows, and rows of tasks no instance handles, stay out of its way.
     INDEX wheel_timer_timeouts_due_idx (task, due_at),
+    -- Given-up timeouts of a task, latest first (failed and the operator's paged reads).
+    INDEX wheel_timer_timeouts_failed_idx (task, failed_at),
     -- The release at a graceful stop reads the rows one instance holds.
     INDEX wheel_timer_timeouts_holder_idx (holder)
 ) ENGINE = InnoDB DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin;

@@ -10,3 +10,7 @@ UPDATE wheel_timer_timeouts SET due_at = deadline WHERE due_at IS NULL AND faile
 DROP INDEX IF EXISTS wheel_timer_timeouts_deadline_idx;
 CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_due_idx ON wheel_timer_timeouts (task, due_at);
 CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_holder_idx ON wheel_timer_timeouts (holder);
+-- Data and trace context with each timeout, and given-up timeouts by task, latest first.
+ALTER TABLE wheel_timer_timeouts ADD COLUMN IF NOT EXISTS data CHARACTER LARGE OBJECT;
+ALTER TABLE wheel_timer_timeouts ADD COLUMN IF NOT EXISTS trace_context VARCHAR(1024);
+CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_failed_idx ON wheel_timer_timeouts (task, failed_at);

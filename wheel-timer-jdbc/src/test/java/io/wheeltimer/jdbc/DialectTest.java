@@ -60,8 +60,8 @@ class DialectTest {
                     start.await();
                     List<Long> versions = new ArrayList<>();
                     for (int i = 0; i < upsertsEach; i++) {
-                        versions.add(fixture.transactions.execute(
-                                status -> dialect.upsertTimeout("task", "one-key", 1_000L, null, 1L)));
+                        versions.add(fixture.transactions.execute(status -> dialect.upsertTimeout(
+                                new TimeoutTable.Write("task", "one-key", 1_000L, null, 1L, null, null))));
                     }
                     return versions;
                 }));

@@ -315,7 +315,7 @@ class DurableTimerSelfRepairTest extends OnEachDatabase {
 
         assertThatIllegalStateException()
                 .isThrownBy(durable::start)
-                .withMessageContaining("table " + old + " lacks the columns [due_at]")
+                .withMessageContaining("table " + old + " lacks the columns [due_at, data, trace_context]")
                 .withMessageContaining("io/wheeltimer/jdbc/upgrade-" + database.scripts() + ".sql");
         assertThat(durable.isRunning()).isFalse();
 

@@ -1,0 +1,104 @@
+package io.wheeltimer.jdbc;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * What is stored with a timeout besides its deadline: its data, as text, and the context captured on
+ * the scheduling thread. A {@code String} is stored as given, another object as the codec writes it
+ * (without a codec, only {@code String} data is accepted); the text may be at most the maximum data
+ * size, counted in UTF-8 bytes. Every check runs before anything is written.
+ */
+final class TimeoutData {
+
+    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+
+    private final long maxDataSize;
+    private final DurableDataCodec codec;
+    private final DurableTimeoutContext context;
+    private final AtomicBoolean reportedLongContext = new AtomicBoolean();
+
+    TimeoutData(TimerSettings settings) {
+        this.maxDataSize = settings.maxDataSize();
+        this.codec = settings.codec();
+        this.context = settings.context();
+    }
+
+    /**
+     * The text to store for {@code data} of the timeout of {@code task} for {@code key}; null for none.
+     *
+     * @throws IllegalArgumentException if it is of a type that cannot be written, or too large
+     */
+    String text(String task, String key, Object data) {
+        if (data == null) {
+            return null;
+        }
+        String text;
+        if (data instanceof String string) {
+            text = string;
+        } else if (codec == null) {
+            throw new IllegalArgumentException("data of type " + data.getClass().getName() + " for task \"" + task
+                    + "\" and key \"" + key + "\" cannot be stored: without a DurableDataCodec only String data is"
+                    + " accepted");
+        } else {
+            text = codec.write(data);
+            if (text == null) {
+                throw new IllegalArgumentException("the DurableDataCodec wrote null for data of type "
+                        + data.getClass().getName() + " (task \"" + task + "\", key \"" + key + "\")");
+            }
+        }
+        long size = utf8Length(text);
+        if (size > maxDataSize) {
+            throw new IllegalArgumentException("data of task \"" + task + "\" for key \"" + key + "\" is " + size
+                    + " bytes (UTF-8); the limit is " + maxDataSize + " bytes (maxDataSize)");
+        }
+        if (text.indexOf('\u0000') >= 0) {
+            throw new IllegalArgumentException("data of task \"" + task + "\" for key \"" + key + "\" contains"
+                    + " U+0000, which not every database stores in text; escape it (JSON does)");
+        }
+        return text;
+    }
+
+    /**
+     * On the scheduling thread: what the context captures, to store with the timeout; null when it
+     * captures nothing or more than the trace_context column holds (then logged once).
+     */
+    String capture() {
+        String captured = context.capture();
+        if (captured == null || captured.codePointCount(0, captured.length()) <= TimerSettings.MAX_CONTEXT_LENGTH) {
+            return captured;
+        }
+        if (reportedLongContext.compareAndSet(false, true)) {
+            log.log(
+                    System.Logger.Level.WARNING,
+                    () -> "The DurableTimeoutContext " + context + " captured " + captured.length()
+                            + " characters, more than the " + TimerSettings.MAX_CONTEXT_LENGTH
+                            + " stored with a timeout; such contexts are not stored (logged once)");
+        }
+        return null;
+    }
+
+    DurableTimeoutContext context() {
+        return context;
+    }
+
+    /** The number of bytes {@code text} takes in UTF-8, without encoding it. */
+    static long utf8Length(String text) {
+        long bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3; // an unpaired surrogate is stored as U+FFFD, three bytes
+            }
+        }
+        return bytes;
+    }
+}
