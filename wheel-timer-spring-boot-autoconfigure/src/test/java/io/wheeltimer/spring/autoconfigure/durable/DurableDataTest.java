@@ -165,14 +165,14 @@ class DurableDataTest {
 
     @Test
     void withoutAJsonMapperOnlyStringDataIsAcceptedAndADataTypeFailsStartupNamingTheMethod() {
-        DurableApps.runner(Database.H2).withBean(Handlers.class).run(context -> {
+        DurableApps.runner(Database.H2).withBean(RecordOnly.class).run(context -> {
             assertThat(context).hasFailed();
             List<String> messages = new ArrayList<>();
             for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
                 messages.add(t.getMessage());
             }
             assertThat(String.join("\n", messages))
-                    .contains(Handlers.class.getName() + ".payment(String, PaymentDeadline)")
+                    .contains(RecordOnly.class.getName() + ".payment(String, PaymentDeadline)")
                     .contains("no data codec");
         });
         DurableApps.runner(Database.H2).withBean(TextOnly.class).run(context -> {
@@ -187,6 +187,11 @@ class DurableDataTest {
                     .isEqualTo("as given");
             timer.cancel("text", "k");
         });
+    }
+
+    static class RecordOnly {
+        @DurableTimerTask("payment")
+        public void payment(String orderId, PaymentDeadline deadline) {}
     }
 
     static class TextOnly {
