@@ -200,7 +200,7 @@ public final class DurableExperiments {
      * db-scheduler's table on PostgreSQL, with the columns and indexes its documentation gives for
      * PostgreSQL (the {@code priority} column and index included, though priorities stay off).
      */
-    private static final String DB_SCHEDULER_TABLE = """
+    static final String DB_SCHEDULER_TABLE = """
             CREATE TABLE scheduled_tasks (
                 task_name TEXT NOT NULL,
                 task_instance TEXT NOT NULL,
