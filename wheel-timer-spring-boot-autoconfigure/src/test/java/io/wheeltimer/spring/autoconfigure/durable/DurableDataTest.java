@@ -189,6 +189,36 @@ class DurableDataTest {
         });
     }
 
+    /** Writes an Item as "sku*quantity" and reads it back. */
+    static class StarCodec implements DurableDataCodec {
+        @Override
+        public String write(Object data) {
+            Item item = (Item) data;
+            return item.sku() + "*" + item.quantity();
+        }
+
+        @Override
+        public Object read(String text, java.lang.reflect.Type type) {
+            String[] parts = text.split("\\*");
+            return List.of(new Item(parts[0], Integer.parseInt(parts[1])));
+        }
+    }
+
+    @Test
+    void aDurableDataCodecOfTheApplicationsOwnReplacesTheJsonOne() {
+        runner(Database.H2).withBean(DurableDataCodec.class, StarCodec::new).run(context -> {
+            assertThat(context).getBean(DurableDataCodec.class).isInstanceOf(StarCodec.class);
+            JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
+            awaitHolding(timer);
+            assertThat(timer.schedule("items", "o-1", Duration.ZERO, new Item("book", 3))
+                            .data())
+                    .isEqualTo("book*3");
+            Handlers handlers = context.getBean(Handlers.class);
+            await().atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(handlers.seen).containsEntry("items-first:o-1", "book"));
+        });
+    }
+
     static class RecordOnly {
         @DurableTimerTask("payment")
         public void payment(String orderId, PaymentDeadline deadline) {}
