@@ -117,7 +117,8 @@ class DurableStartupFailureReportTest {
                 "wheel_timer_timeouts | never | table wheel_timer_timeouts does not exist"
                         + " | wheel-timer.durable.initialize-schema=always",
                 "orders               | never | table orders lacks the columns [task, timeout_key, deadline, due_at,"
-                        + " holder, version, attempts, last_error, failed_at]: it is another table of that name"
+                        + " holder, version, attempts, last_error, failed_at, data, trace_context]: it is another"
+                        + " table of that name"
                         + " | Name another table (with Spring Boot: wheel-timer.durable.table-name)",
             })
     void aTableThatCannotBeUsedStopsStartupWithTheTableWhatIsWrongAndTheFix(
