@@ -27,7 +27,8 @@ import org.springframework.web.ErrorResponseException;
  * Places and pays orders; an order not paid within the payment window cancels itself. Its deadline is a
  * durable timeout (task {@value #PAYMENT_DEADLINE}, key = the order id) in the orders' database:
  * scheduled in the transaction that inserts the order, cancelled in the one that marks it paid, and
- * fired once, on one instance, also after a restart or a crash.
+ * fired once, on one instance, also after a restart or a crash. It carries a {@link PaymentDeadline}
+ * (the item and when it was due), stored with it as JSON and handed back to {@link #cancelIfUnpaid}.
  */
 @Service
 public class OrderService {
@@ -89,7 +90,7 @@ public class OrderService {
                 now,
                 now.plus(properties.paymentWindow()));
         store.add(order);
-        deadlines.schedule(PAYMENT_DEADLINE, order.id(), order.payBy());
+        deadlines.schedule(PAYMENT_DEADLINE, order.id(), order.payBy(), new PaymentDeadline(item, order.payBy()));
         return order;
     }
 
@@ -102,20 +103,24 @@ public class OrderService {
      * passed), or died with its instance: then this cancels it. So every order ends paid or cancelled.
      *
      * @param orderId the order
+     * @param deadline what was scheduled with it (null for a deadline scheduled before the sample stored
+     *     any)
      */
     @DurableTimerTask(PAYMENT_DEADLINE)
-    public void cancelIfUnpaid(String orderId) {
+    public void cancelIfUnpaid(String orderId, PaymentDeadline deadline) {
         if (store.cancel(orderId)) {
             afterCommit(() -> {
                 cancelledAtDeadline.increment();
-                logger.info("Order " + orderId + " was not paid in time: cancelled");
+                logger.info("Order " + orderId
+                        + (deadline == null ? "" : " (" + deadline.item() + ", due " + deadline.payBy() + ")")
+                        + " was not paid in time: cancelled");
             });
             return;
         }
         // Paid or cancelled already (nothing to do), or held by a payment under way: look again when its
         // claim lapses. One millisecond on, since durable deadlines are kept in whole milliseconds.
         store.claimLapses(orderId)
-                .ifPresent(lapses -> deadlines.schedule(PAYMENT_DEADLINE, orderId, lapses.plusMillis(1)));
+                .ifPresent(lapses -> deadlines.schedule(PAYMENT_DEADLINE, orderId, lapses.plusMillis(1), deadline));
     }
 
     /**

@@ -18,14 +18,17 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The order flow over real HTTP, with a payment window of 1 s and a 10 ms tick: a paid order stays
- * paid (its durable deadline cancelled), an unpaid one cancels itself at its deadline, the endpoint and
- * the durable meters show both, and bad input gets problem details.
+ * paid (its durable deadline cancelled), an unpaid one cancels itself at its deadline with the data
+ * scheduled with it, the endpoints and the durable meters show both, and bad input gets problem details.
  */
 @SpringBootTest(
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -34,6 +37,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
             "wheel-timer.tick-duration=10ms",
             "spring.datasource.url=jdbc:h2:file:./target/test-db/flow-${random.uuid}"
         })
+@ExtendWith(OutputCaptureExtension.class)
 class OrderFlowTest {
 
     private static final Duration WINDOW = Duration.ofSeconds(1);
@@ -51,7 +55,7 @@ class OrderFlowTest {
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
-    void unpaidOrderCancelsItselfAndAPaidOneStaysPaid() throws Exception {
+    void unpaidOrderCancelsItselfAndAPaidOneStaysPaid(CapturedOutput output) throws Exception {
         double scheduledBefore = durable("scheduled");
         double firedBefore = durable("fired");
         double cancelledBefore = durable("cancelled");
@@ -71,6 +75,20 @@ class OrderFlowTest {
                 .hasValueSatisfying(
                         deadline -> assertThat(deadline.deadline()).isEqualTo(payBy.truncatedTo(ChronoUnit.MILLIS)));
 
+        // It carries the item and payBy, stored as JSON, which its cancellation gets back as a PaymentDeadline.
+        String data = deadlines.find("order-payment", unpaidId).orElseThrow().data();
+        assertThat(JsonPath.<String>read(data, "$.item")).isEqualTo("book");
+        assertThat(Instant.parse(JsonPath.<String>read(data, "$.payBy"))).isEqualTo(payBy);
+        // The durabletimeouts endpoint lists it, read-only, its data hidden.
+        DocumentContext pending =
+                JsonPath.parse(get("/actuator/durabletimeouts/order-payment").body());
+        assertThat(pending.<List<String>>read("$.timeouts[*].key")).contains(unpaidId);
+        assertThat(pending.<List<String>>read("$.timeouts[*].data")).containsOnly("******");
+        assertThat(post("/actuator/durabletimeouts/order-payment/" + unpaidId, "")
+                        .statusCode())
+                .as("no writes as it comes")
+                .isEqualTo(405);
+
         String paidId = JsonPath.read(post("/orders", "{\"item\": \"pen\"}").body(), "$.id");
         HttpResponse<String> paid = post("/orders/" + paidId + "/payment", "");
         assertThat(paid.statusCode()).isEqualTo(200);
@@ -85,6 +103,10 @@ class OrderFlowTest {
         await().atMost(PATIENCE)
                 .untilAsserted(() -> assertThat(status(unpaidId)).isEqualTo("CANCELLED"));
         assertThat(deadlines.find("order-payment", unpaidId)).isEmpty();
+        // Its cancellation got the data back: the item and when it was due.
+        await().atMost(PATIENCE)
+                .untilAsserted(() -> assertThat(output.getOut())
+                        .contains("Order " + unpaidId + " (book, due " + payBy + ") was not paid in time: cancelled"));
         Thread.sleep(WINDOW.toMillis()); // well past the paid order's window too
         assertThat(status(paidId)).isEqualTo("PAID");
 

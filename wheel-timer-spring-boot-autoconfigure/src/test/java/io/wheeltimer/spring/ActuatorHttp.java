@@ -42,6 +42,11 @@ public final class ActuatorHttp {
         return send(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
+    /** A DELETE, as {@code curl -X DELETE} sends it. */
+    public HttpResponse<String> delete(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).DELETE());
+    }
+
     private URI uri(String path) {
         return URI.create("http://localhost:" + port + path);
     }

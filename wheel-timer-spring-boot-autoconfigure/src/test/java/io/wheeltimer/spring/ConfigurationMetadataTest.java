@@ -47,10 +47,14 @@ class ConfigurationMetadataTest {
         DURABLE_KEYS.put("wheel-timer.durable.batch-size", JdbcDurableTimer.DEFAULT_BATCH_SIZE);
         DURABLE_KEYS.put("wheel-timer.durable.retry-delay", seconds(JdbcDurableTimer.DEFAULT_RETRY_DELAY));
         DURABLE_KEYS.put("wheel-timer.durable.max-attempts", JdbcDurableTimer.DEFAULT_MAX_ATTEMPTS);
+        DURABLE_KEYS.put(
+                "wheel-timer.durable.max-data-size", JdbcDurableTimer.DEFAULT_MAX_DATA_SIZE.toKilobytes() + "KB");
         DURABLE_KEYS.put("wheel-timer.durable.instance-id", "");
         DURABLE_KEYS.put("wheel-timer.durable.time-source", "database");
         DURABLE_KEYS.put("wheel-timer.durable.timer", "");
         DURABLE_KEYS.put("management.health.wheeltimerdurable.enabled", true);
+        DURABLE_KEYS.put("management.endpoint.durabletimeouts.access", "read_only");
+        DURABLE_KEYS.put("management.endpoint.durabletimeouts.show-data", "never");
     }
 
     private static String seconds(Duration duration) {

@@ -70,8 +70,9 @@ class ReadmeSnippetsTest {
         assertThat(snippets.stream()
                         .filter(s -> s.lines().anyMatch(line -> line.startsWith("import io.wheeltimer.jdbc."))))
                 .as("the durable-timeout blocks")
-                .hasSize(2)
+                .hasSize(3)
                 .anySatisfy(s -> assertThat(s).contains("@DurableTimerTask(\"order-payment\")"))
+                .anySatisfy(s -> assertThat(s).contains("cancelIfUnpaid(String orderId, PaymentDeadline deadline)"))
                 .anySatisfy(s -> assertThat(s).contains("JdbcDurableTimer.builder("));
     }
 

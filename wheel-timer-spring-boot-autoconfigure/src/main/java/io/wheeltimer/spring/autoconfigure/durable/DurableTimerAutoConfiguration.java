@@ -1,6 +1,9 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
+import io.micrometer.tracing.Tracer;
 import io.wheeltimer.Timer;
+import io.wheeltimer.jdbc.DurableDataCodec;
+import io.wheeltimer.jdbc.DurableTimeoutContext;
 import io.wheeltimer.jdbc.DurableTimer;
 import io.wheeltimer.jdbc.DurableTimerListener;
 import io.wheeltimer.jdbc.JdbcDurableTimer;
@@ -14,6 +17,7 @@ import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -25,12 +29,14 @@ import org.springframework.boot.sql.init.dependency.DatabaseInitializationDepend
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.ClassUtils;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Auto-configures durable timeouts when {@code wheel-timer-jdbc} is on the class path and the
@@ -47,6 +53,11 @@ import org.springframework.util.ClassUtils;
  * JDBC one or JPA's), so {@code schedule} and {@code cancel} join the caller's
  * {@code @Transactional} work, and what a handler writes through the {@code DataSource} commits with
  * the removal of its timeout.
+ *
+ * <p>Data scheduled with a timeout is written and read as JSON by the application's Jackson
+ * {@link JsonMapper} (a {@link DurableDataCodec} bean of the application's own replaces it; without
+ * either, only {@code String} data is accepted). With Micrometer Tracing, each timeout carries the
+ * trace context of its {@code schedule} to its runs ({@link TracingDurableTimeoutContext}).
  */
 @AutoConfiguration(
         after = WheelTimerAutoConfiguration.class,
@@ -54,7 +65,10 @@ import org.springframework.util.ClassUtils;
             "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
             "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
             "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
-            "org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration"
+            "org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration",
+            "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+            // After the tracers: Brave's, OpenTelemetry's and the no-op one all come before it.
+            "org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration"
         })
 @ConditionalOnClass({JdbcDurableTimer.class, DataSourceScriptDatabaseInitializer.class})
 @ConditionalOnSingleCandidate(DataSource.class)
@@ -106,6 +120,8 @@ public final class DurableTimerAutoConfiguration {
             ObjectProvider<DurableTimerSchemaInitializer> schemaInitializer,
             ObjectProvider<PlatformTransactionManager> transactionManagers,
             ObjectProvider<DurableTimerListener> listeners,
+            ObjectProvider<DurableDataCodec> codecs,
+            ObjectProvider<DurableTimeoutContext> contexts,
             ObjectProvider<DurableTimerBuilderCustomizer> customizers) {
         schemaInitializer.ifAvailable(initializer -> {}); // the table before the timer, even without Boot's ordering
         String timerName = timerName(properties, beanFactory);
@@ -114,13 +130,44 @@ public final class DurableTimerAutoConfiguration {
                 JdbcDurableTimer.builder(dataSource, transactionManager(transactionManagers, dataSource), timer);
         DurableTimerSettings.apply(properties, builder);
         builder.executor(handlerExecutor.executor());
+        DurableDataCodec codec = codecs.getIfUnique();
+        if (codec != null) {
+            builder.dataCodec(codec);
+        }
+        contexts.ifUnique(builder::context);
         TaskRunObserver observer = observer(beanFactory, timerName);
         for (String task : taskMethods.handlers().keySet()) {
-            builder.handler(task, new DurableTaskMethod(() -> taskMethods.handler(task), beanFactory, observer));
+            builder.handler(task, new DurableTaskMethod(() -> taskMethods.handler(task), beanFactory, observer, codec));
         }
         listeners.orderedStream().forEach(builder::listener);
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return DurableTimerSettings.build(builder);
+    }
+
+    /** The data of durable timeouts as JSON, by the application's Jackson {@code JsonMapper}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(JsonMapper.class)
+    @ConditionalOnBean(JsonMapper.class)
+    static class JsonDataConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        DurableDataCodec durableDataCodec(JsonMapper jsonMapper) {
+            return new JsonDurableDataCodec(jsonMapper);
+        }
+    }
+
+    /** One trace from the schedule of a timeout to its runs, with Micrometer Tracing's {@link Tracer}. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Tracer.class)
+    @ConditionalOnBean(Tracer.class)
+    static class TracingConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        DurableTimeoutContext durableTimeoutContext(Tracer tracer) {
+            return new TracingDurableTimeoutContext(tracer);
+        }
     }
 
     @Bean

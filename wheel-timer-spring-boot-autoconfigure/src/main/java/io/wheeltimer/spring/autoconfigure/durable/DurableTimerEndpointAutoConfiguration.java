@@ -1,6 +1,7 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
 import io.wheeltimer.jdbc.JdbcDurableTimer;
+import io.wheeltimer.spring.actuate.DurableTimeoutsEndpoint;
 import io.wheeltimer.spring.actuate.DurableTimerEndpointContributor;
 import io.wheeltimer.spring.actuate.WheelTimerEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -8,11 +9,15 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
 
-/** The {@code "durable"} section of the {@code wheeltimer} actuator endpoint, when the actuator is there. */
+/**
+ * With the actuator and durable timeouts: the {@code "durable"} section of the {@code wheeltimer}
+ * endpoint, and the {@code durabletimeouts} endpoint.
+ */
 @AutoConfiguration(after = DurableTimerAutoConfiguration.class)
 @ConditionalOnClass(
         value = JdbcDurableTimer.class,
@@ -32,6 +37,19 @@ public final class DurableTimerEndpointAutoConfiguration {
         @ConditionalOnMissingBean
         DurableTimerEndpointContributor durableTimerEndpointContributor(JdbcDurableTimer durableTimer) {
             return new DurableTimerEndpointContributor(durableTimer);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnAvailableEndpoint(DurableTimeoutsEndpoint.class)
+    @EnableConfigurationProperties(DurableTimeoutsEndpointProperties.class)
+    static class DurableTimeoutsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        DurableTimeoutsEndpoint durableTimeoutsEndpoint(
+                JdbcDurableTimer durableTimer, DurableTimeoutsEndpointProperties properties) {
+            return new DurableTimeoutsEndpoint(durableTimer, properties.getShowData(), properties.getRoles());
         }
     }
 }

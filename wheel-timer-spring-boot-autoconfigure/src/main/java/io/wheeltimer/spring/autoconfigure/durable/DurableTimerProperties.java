@@ -5,6 +5,7 @@ import io.wheeltimer.jdbc.TimeSource;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.sql.init.DatabaseInitializationMode;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Settings of the auto-configured {@code durableTimer}, under {@code wheel-timer.durable}. Checked
@@ -65,6 +66,12 @@ public class DurableTimerProperties {
      * At least 1.
      */
     private int maxAttempts = JdbcDurableTimer.DEFAULT_MAX_ATTEMPTS;
+
+    /**
+     * Largest data stored with one timeout, counted in UTF-8 bytes of the stored text (a String as
+     * given, another object as JSON); a larger one is refused when it is scheduled. From 1B to 16MB less one byte.
+     */
+    private DataSize maxDataSize = JdbcDurableTimer.DEFAULT_MAX_DATA_SIZE;
 
     /**
      * Who this instance is in the table's holder column; empty for the host name and a random
@@ -155,6 +162,14 @@ public class DurableTimerProperties {
 
     public void setMaxAttempts(int maxAttempts) {
         this.maxAttempts = maxAttempts;
+    }
+
+    public DataSize getMaxDataSize() {
+        return maxDataSize;
+    }
+
+    public void setMaxDataSize(DataSize maxDataSize) {
+        this.maxDataSize = maxDataSize;
     }
 
     public String getInstanceId() {

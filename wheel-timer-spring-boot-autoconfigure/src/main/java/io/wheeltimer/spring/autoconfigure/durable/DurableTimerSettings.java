@@ -28,6 +28,7 @@ final class DurableTimerSettings {
             "batchSize", "batch-size",
             "retryDelay", "retry-delay",
             "maxAttempts", "max-attempts",
+            "maxDataSize", "max-data-size",
             "instanceId", "instance-id");
 
     private static final Pattern SETTING_NAME = Pattern.compile("\\b(" + String.join("|", KEYS.keySet()) + ")\\b");
@@ -43,6 +44,7 @@ final class DurableTimerSettings {
         set("batch-size", properties.getBatchSize(), builder::batchSize);
         set("retry-delay", properties.getRetryDelay(), builder::retryDelay);
         set("max-attempts", properties.getMaxAttempts(), builder::maxAttempts);
+        set("max-data-size", properties.getMaxDataSize(), builder::maxDataSize);
         set("time-source", properties.getTimeSource(), builder::timeSource);
         String instanceId = properties.getInstanceId();
         if (instanceId != null && !instanceId.isEmpty()) {

@@ -18,8 +18,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Finds the {@link DurableTimerTask @DurableTimerTask} methods of the context's beans, on the user's
- * class rather than the proxy's, and checks each: one parameter ({@code String} key or
- * {@link DurableTimeout}), {@code void}, a task name that is not blank, and one method per task
+ * class rather than the proxy's, and checks each: its parameters ({@code String key},
+ * {@link DurableTimeout}, or {@code String key} and the data), {@code void}, a task name that is not blank, and one method per task
  * name. A mistake stops the application at startup with a message naming the methods.
  *
  * <p>The durable timer needs every handler when it is built, and a bean that handles a task often
@@ -131,9 +131,13 @@ final class DurableTimerTaskBeanPostProcessor implements BeanPostProcessor, Bean
                     + " characters; a task name has at most " + MAX_TASK_NAME);
         }
         Class<?>[] parameters = specific.getParameterTypes();
-        if (parameters.length != 1 || (parameters[0] != String.class && parameters[0] != DurableTimeout.class)) {
-            throw new IllegalStateException("@DurableTimerTask method " + description + " must take exactly one"
-                    + " parameter: String (the timeout's key) or DurableTimeout");
+        boolean one =
+                parameters.length == 1 && (parameters[0] == String.class || parameters[0] == DurableTimeout.class);
+        boolean keyAndData = parameters.length == 2 && parameters[0] == String.class;
+        if (!one && !keyAndData) {
+            throw new IllegalStateException("@DurableTimerTask method " + description + " must take (String key),"
+                    + " (DurableTimeout timeout), or (String key, T data) where T is String (the data as stored)"
+                    + " or a type the timer's data codec reads");
         }
         if (specific.getReturnType() != void.class) {
             throw new IllegalStateException("@DurableTimerTask method " + description + " returns "

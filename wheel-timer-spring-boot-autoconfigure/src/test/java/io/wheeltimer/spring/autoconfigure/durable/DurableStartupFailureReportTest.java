@@ -62,6 +62,8 @@ class DurableStartupFailureReportTest {
                 "wheel-timer.durable.max-attempts      | 0             | at least 1",
                 "wheel-timer.durable.max-attempts      | -3            | at least 1",
                 "wheel-timer.durable.retry-delay       | 0s            | at least 1ms",
+                "wheel-timer.durable.max-data-size     | 0B            | at least 1B",
+                "wheel-timer.durable.max-data-size     | 20MB          | at most 16777215B",
                 "wheel-timer.durable.table-name        | timeouts;drop | a plain SQL identifier of at most 50 characters",
                 "wheel-timer.durable.table-name        | 9lives        | a plain SQL identifier of at most 50 characters",
                 "wheel-timer.durable.table-name        | app.timeouts  | a plain SQL identifier of at most 50 characters",
@@ -115,7 +117,8 @@ class DurableStartupFailureReportTest {
                 "wheel_timer_timeouts | never | table wheel_timer_timeouts does not exist"
                         + " | wheel-timer.durable.initialize-schema=always",
                 "orders               | never | table orders lacks the columns [task, timeout_key, deadline, due_at,"
-                        + " holder, version, attempts, last_error, failed_at]: it is another table of that name"
+                        + " holder, version, attempts, last_error, failed_at, data, trace_context]: it is another"
+                        + " table of that name"
                         + " | Name another table (with Spring Boot: wheel-timer.durable.table-name)",
             })
     void aTableThatCannotBeUsedStopsStartupWithTheTableWhatIsWrongAndTheFix(

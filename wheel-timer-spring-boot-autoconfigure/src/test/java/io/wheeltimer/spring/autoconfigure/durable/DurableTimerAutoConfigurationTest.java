@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.Mockito;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -215,27 +216,7 @@ class DurableTimerAutoConfigurationTest {
 
     @Test
     void backsOffForTheApplicationsOwnDurableTimer() {
-        DurableTimer own = new DurableTimer() {
-            @Override
-            public DurableTimeout schedule(String task, String key, Duration delay) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public DurableTimeout schedule(String task, String key, java.time.Instant deadline) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public boolean cancel(String task, String key) {
-                return false;
-            }
-
-            @Override
-            public java.util.Optional<DurableTimeout> find(String task, String key) {
-                return java.util.Optional.empty();
-            }
-        };
+        DurableTimer own = Mockito.mock(DurableTimer.class);
         DurableApps.runner(Database.H2)
                 .withBean("myDurableTimer", DurableTimer.class, () -> own)
                 .run(context -> assertThat(context)

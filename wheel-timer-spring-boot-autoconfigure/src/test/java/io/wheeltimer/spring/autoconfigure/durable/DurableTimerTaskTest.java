@@ -126,9 +126,14 @@ class DurableTimerTaskTest {
 
     // --- mistakes ----------------------------------------------------------------------------
 
-    static class TwoParameters {
+    static class ThreeParameters {
         @DurableTimerTask("a")
-        public void handle(String key, String other) {}
+        public void handle(String key, String data, String other) {}
+    }
+
+    static class TimeoutAndData {
+        @DurableTimerTask("a")
+        public void handle(DurableTimeout timeout, String data) {}
     }
 
     static class WrongParameter {
@@ -179,8 +184,19 @@ class DurableTimerTaskTest {
     }
 
     @Test
-    void twoParametersFailStartup() {
-        assertFailsNaming(TwoParameters.class, name(TwoParameters.class, "handle(String, String)"), "exactly one");
+    void threeParametersFailStartup() {
+        assertFailsNaming(
+                ThreeParameters.class,
+                name(ThreeParameters.class, "handle(String, String, String)"),
+                "must take (String key), (DurableTimeout timeout), or (String key, T data)");
+    }
+
+    @Test
+    void dataAfterAnythingButTheKeyFailsStartup() {
+        assertFailsNaming(
+                TimeoutAndData.class,
+                name(TimeoutAndData.class, "handle(DurableTimeout, String)"),
+                "must take (String key), (DurableTimeout timeout), or (String key, T data)");
     }
 
     @Test
@@ -188,12 +204,12 @@ class DurableTimerTaskTest {
         assertFailsNaming(
                 WrongParameter.class,
                 name(WrongParameter.class, "handle(long)"),
-                "String (the timeout's key) or DurableTimeout");
+                "must take (String key), (DurableTimeout timeout), or (String key, T data)");
     }
 
     @Test
     void noParameterFailsStartup() {
-        assertFailsNaming(NoParameter.class, name(NoParameter.class, "handle()"), "exactly one");
+        assertFailsNaming(NoParameter.class, name(NoParameter.class, "handle()"), "must take (String key)");
     }
 
     @Test
