@@ -44,6 +44,8 @@ class AotApplicationIT {
                 new Answer("/actuator/wheeltimer", "$.timers.wheelTimer.state"),
                 new Answer("/actuator/wheeltimer", "$.durable.instance"),
                 new Answer("/actuator/wheeltimer/wheelTimer", "$.upcoming"),
+                new Answer("/actuator/durabletimeouts", "$.instance"),
+                new Answer("/actuator/durabletimeouts/order-payment?state=pending&limit=5", "$.timeouts"),
                 new Answer("/actuator/health", "$.components.wheelTimer.details.wheelTimer.state"),
                 new Answer("/actuator/health", "$.components.wheelTimerDurable.details.held"),
                 new Answer("/actuator/metrics/wheel.timer.pending", "$.measurements[0].value"),
