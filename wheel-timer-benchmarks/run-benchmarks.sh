@@ -11,12 +11,22 @@
 #   ONLY=heartbeat wheel-timer-benchmarks/run-benchmarks.sh  # WheelTaskScheduler against Spring's
 #                                                            # ThreadPoolTaskScheduler alone, likewise
 #   QUICK=1 wheel-timer-benchmarks/run-benchmarks.sh         # a short smoke run, numbers meaningless
+#   DATABASES=postgresql,mariadb ONLY=durable ...            # the durable runs on these databases, in this
+#                                                            # order (default postgresql; mariadb runs the
+#                                                            # machine's mariadbd, see ensure-mariadb.sh)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 out="$root/wheel-timer-benchmarks/target/results"
 mkdir -p "$out"
 only="${ONLY:-}"
+databases="${DATABASES:-postgresql}"
+for database in ${databases//,/ }; do
+    if [[ "$database" != postgresql && "$database" != mariadb ]]; then
+        echo "DATABASES=$databases: a comma-separated list of postgresql and mariadb" >&2
+        exit 2
+    fi
+done
 if [[ -n "$only" && "$only" != durable && "$only" != heartbeat ]]; then
     echo "ONLY=$only: leave ONLY unset to run everything, or set ONLY=durable or ONLY=heartbeat" >&2
     exit 2
@@ -27,20 +37,29 @@ fi
 cp="$root/wheel-timer-benchmarks/target/classes:$(cat "$out/classpath.txt")"
 
 # Durable timeouts against db-scheduler (defaults and tuned): one JVM per measurement, each starting its
-# own embedded PostgreSQL with a fresh database. QUICK=1 reaches DurableExperiments through the environment.
+# own throwaway server of the database (embedded PostgreSQL; the machine's mariadbd) with a fresh
+# database. QUICK=1 reaches DurableExperiments through the environment.
 durable_section() {
     : > "$out/durable.jsonl"
-    for experiment in lateness payment-1 payment-4 payment-own-1 payment-own-4 burst idle; do
-        for contender in DURABLE DB_SCHEDULER DB_SCHEDULER_TUNED; do
-            echo "== durable $experiment $contender"
-            java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.DurableExperiments "$experiment" "$contender" \
-                | grep '^{' | tee -a "$out/durable.jsonl"
+    for database in ${databases//,/ }; do
+        if [[ "$database" == mariadb ]]; then
+            bash "$root/wheel-timer-test-support/src/main/sh/ensure-mariadb.sh"
+        fi
+        for experiment in lateness payment-1 payment-4 payment-own-1 payment-own-4 burst idle; do
+            for contender in DURABLE DB_SCHEDULER DB_SCHEDULER_TUNED; do
+                echo "== durable $database $experiment $contender"
+                java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.DurableExperiments \
+                    "$experiment" "$contender" "$database" | grep '^{' | tee -a "$out/durable.jsonl"
+            done
         done
+        if [[ "$database" == postgresql ]]; then
+            # 1,000,000 timeouts 30 days ahead, the durable timer alone (PostgreSQL's ANALYZE and EXPLAIN).
+            # Serial GC: heap-after-GC readings are exact.
+            echo "== durable postgresql far DURABLE"
+            java -Xms2g -Xmx2g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.DurableExperiments \
+                far DURABLE postgresql | grep '^{' | tee -a "$out/durable.jsonl"
+        fi
     done
-    # 1,000,000 timeouts 30 days ahead, the durable timer alone. Serial GC: heap-after-GC readings are exact.
-    echo "== durable far DURABLE"
-    java -Xms2g -Xmx2g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.DurableExperiments far DURABLE \
-        | grep '^{' | tee -a "$out/durable.jsonl"
 }
 
 # The SockJS heartbeat pattern: WheelTaskScheduler against Spring's ThreadPoolTaskScheduler.

@@ -1,3 +1,4 @@
+import io.wheeltimer.testsupport.mariadb.MariaDbServer;
 import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -25,10 +26,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Two sample instances on one PostgreSQL, one of them killed with SIGKILL under load.
+ * Two sample instances on one PostgreSQL or MariaDB, one of them killed with SIGKILL under load.
  *
  * <p>Starts a throwaway PostgreSQL server (wheel-timer-test-support: the zonky binaries, nothing
- * installed; as root it runs as {@code nobody}) and two sample jars on one database, with a short
+ * installed; as root it runs as {@code nobody}), or with the environment variable
+ * {@code DATABASE=mariadb} a throwaway MariaDB server (the machine's {@code mariadbd}), and two sample
+ * jars on one database, with a short
  * payment window. CLIENTS clients place orders for LOAD seconds, spread over both instances, and pay
  * every other one at once on the other instance. Halfway through, instance A is killed
  * ({@code Process.destroyForcibly()}: SIGKILL, as {@code kill -9}). Then it waits out the window and
@@ -66,18 +69,43 @@ public class KillUnderLoad {
     /** One sample instance, a process of its own. */
     private record Instance(String name, int port, Process process, String base) {}
 
+    /** The throwaway database server: a database {@code orders} in it at {@code url}, for {@code user}. */
+    private record Database(String label, String url, String user, AutoCloseable server) implements AutoCloseable {
+
+        /** PostgreSQL, or MariaDB when {@code DATABASE=mariadb}. */
+        static Database start() {
+            String kind = System.getenv().getOrDefault("DATABASE", "postgresql");
+            if (kind.equals("mariadb")) {
+                MariaDbServer mariaDb = MariaDbServer.start();
+                // The orders' times in UTC, as the sample's README advises.
+                String url = mariaDb.createDatabase("orders") + "?connectionTimeZone=UTC";
+                return new Database("MariaDB", url, mariaDb.username(), mariaDb);
+            }
+            if (!kind.equals("postgresql")) {
+                throw new IllegalArgumentException("DATABASE=" + kind + ": postgresql (the default) or mariadb");
+            }
+            EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start();
+            return new Database("PostgreSQL", postgres.createDatabase("orders"), postgres.username(), postgres);
+        }
+
+        @Override
+        public void close() throws Exception {
+            server.close();
+        }
+    }
+
     private boolean run(Path jar, int loadSeconds, int clients, int windowSeconds) throws Exception {
         Path logs = Files.createDirectories(jar.toAbsolutePath().getParent().resolve("kill-under-load"));
-        try (EmbeddedPostgresServer postgres = EmbeddedPostgresServer.start()) {
-            String url = postgres.createDatabase("orders");
-            System.out.println("PostgreSQL: " + url);
-            Instance a = start("a", jar, url, postgres.username(), windowSeconds, logs);
-            Instance b = start("b", jar, url, postgres.username(), windowSeconds, logs);
+        try (Database database = Database.start()) {
+            String url = database.url();
+            System.out.println(database.label() + ": " + url);
+            Instance a = start("a", jar, url, database.user(), windowSeconds, logs);
+            Instance b = start("b", jar, url, database.user(), windowSeconds, logs);
             try {
                 awaitUp(a);
                 awaitUp(b);
                 System.out.println("instances up: a on " + a.port + ", b on " + b.port + "; logs in " + logs);
-                return load(a, b, url, postgres.username(), loadSeconds, clients, windowSeconds);
+                return load(a, b, url, database.user(), loadSeconds, clients, windowSeconds);
             } finally {
                 a.process.destroyForcibly();
                 b.process.destroy();

@@ -9,8 +9,6 @@ import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.jdbc.DurableTimeout;
 import io.wheeltimer.jdbc.JdbcDurableTimer;
 import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,8 +41,9 @@ public final class DurableBulkExperiment {
             pool.setUsername(server.username());
             pool.setMaximumPoolSize(DurableExperiments.POOL_SIZE);
             JdbcTemplate jdbc = new JdbcTemplate(pool);
-            run(jdbc, script());
-            run(jdbc, DurableExperiments.DB_SCHEDULER_TABLE);
+            for (DurableContender contender : List.of(DurableContender.DURABLE, DurableContender.DB_SCHEDULER)) {
+                DurableDatabase.POSTGRESQL.tableStatements(contender).forEach(jdbc::execute);
+            }
 
             HashedWheelTimer wheel = HashedWheelTimer.builder()
                     .tickDuration(Duration.ofMillis(10))
@@ -121,27 +120,5 @@ public final class DurableBulkExperiment {
     private static long median(List<Long> values) {
         List<Long> sorted = values.stream().sorted().toList();
         return sorted.get(sorted.size() / 2);
-    }
-
-    private static String script() throws Exception {
-        try (InputStream in = DurableBulkExperiment.class
-                .getClassLoader()
-                .getResourceAsStream("io/wheeltimer/jdbc/schema-postgresql.sql")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
-
-    private static void run(JdbcTemplate jdbc, String script) {
-        StringBuilder withoutComments = new StringBuilder();
-        for (String line : script.split("\n")) {
-            if (!line.strip().startsWith("--")) {
-                withoutComments.append(line).append('\n');
-            }
-        }
-        for (String statement : withoutComments.toString().split(";")) {
-            if (!statement.isBlank()) {
-                jdbc.execute(statement);
-            }
-        }
     }
 }

@@ -16,8 +16,8 @@ import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * The durable schedulers compared, behind one small interface, each on the same PostgreSQL database, the
- * same HikariCP pool and the same Spring transaction manager, with one task ({@value #TASK}) whose handler
+ * The durable schedulers compared, behind one small interface, each on the same kind of database
+ * ({@link DurableDatabase}), the same HikariCP pool and the same Spring transaction manager, with one task ({@value #TASK}) whose handler
  * only records that it ran.
  *
  * <ul>
@@ -31,6 +31,12 @@ import org.springframework.transaction.PlatformTransactionManager;
  *       fractions it gives for high throughput (1.0, 4.0), and immediate execution of executions scheduled
  *       to now or earlier; {@value #THREADS} threads.
  * </ul>
+ *
+ * <p>On MariaDB db-scheduler detects the database and uses its MariaDB settings, which offer no
+ * {@code lock-and-fetch} (they tell it that {@code select for update skip locked} is not there), so the
+ * tuned configuration keeps {@code fetch-and-lock-on-execute} (polling every 100 ms, immediate execution);
+ * and both store their timestamps in UTC ({@code alwaysPersistTimestampInUTC()}), as it advises for a
+ * database whose timestamp columns keep no zone.
  *
  * <p>db-scheduler runs its statements on a new connection of its {@code DataSource}; to take part in the
  * caller's transaction, its README says to give it Spring's {@link TransactionAwareDataSourceProxy}, as
@@ -99,14 +105,19 @@ enum DurableContender {
      * (db-scheduler then gets Spring's proxy, to join them) or with none around them (the pool itself).
      */
     Durable start(
-            DataSource dataSource, PlatformTransactionManager transactions, Handler handler, boolean callerTransactions)
+            DurableDatabase database,
+            DataSource dataSource,
+            PlatformTransactionManager transactions,
+            Handler handler,
+            boolean callerTransactions)
             throws InterruptedException {
         return this == DURABLE
                 ? durable(dataSource, transactions, handler)
                 : dbScheduler(
                         callerTransactions ? new TransactionAwareDataSourceProxy(dataSource) : dataSource,
                         handler,
-                        this == DB_SCHEDULER_TUNED);
+                        this == DB_SCHEDULER_TUNED,
+                        database);
     }
 
     private static Durable durable(DataSource dataSource, PlatformTransactionManager transactions, Handler handler)
@@ -156,14 +167,20 @@ enum DurableContender {
         };
     }
 
-    private static Durable dbScheduler(DataSource dataSource, Handler handler, boolean tuned) {
+    private static Durable dbScheduler(
+            DataSource dataSource, Handler handler, boolean tuned, DurableDatabase database) {
         OneTimeTask<Void> task = Tasks.oneTime(TASK)
                 .execute((instance, context) -> handler.ran(instance.getId(), context.getExecution().executionTime));
         var builder = Scheduler.create(dataSource, task).threads(THREADS);
+        boolean mariaDb = database == DurableDatabase.MARIADB;
+        if (mariaDb) {
+            builder.alwaysPersistTimestampInUTC();
+        }
         if (tuned) {
-            builder.pollingInterval(Duration.ofMillis(100))
-                    .pollUsingLockAndFetch(1.0, 4.0)
-                    .enableImmediateExecution();
+            builder.pollingInterval(Duration.ofMillis(100)).enableImmediateExecution();
+            if (!mariaDb) {
+                builder.pollUsingLockAndFetch(1.0, 4.0);
+            }
         }
         Scheduler scheduler = builder.build();
         scheduler.start();

@@ -2,18 +2,15 @@ package io.wheeltimer.benchmarks;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.wheeltimer.testsupport.CountingDataSource;
-import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -23,6 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntConsumer;
 import java.util.function.IntToLongFunction;
 import javax.sql.DataSource;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -30,10 +28,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Durable timeouts side by side with db-scheduler, one measurement per JVM:
- * {@code java ... DurableExperiments EXPERIMENT CONTENDER} prints one JSON line for a
- * {@link DurableContender}. Each run starts its own embedded PostgreSQL server (the same binaries and
- * settings every time), creates a fresh database in it and the contender's table, and reaches it through
- * a HikariCP pool of {@value #POOL_SIZE} connections, a Spring {@link DataSourceTransactionManager} and a
+ * {@code java ... DurableExperiments EXPERIMENT CONTENDER [DATABASE]} prints one JSON line for a
+ * {@link DurableContender} on a {@link DurableDatabase} ({@code postgresql}, the default, or {@code mariadb}).
+ * Each run starts its own throwaway server of that database (the same binaries and settings every time),
+ * creates a fresh database in it and the contender's table, and reaches it through a HikariCP pool of {@value #POOL_SIZE} connections, a Spring {@link DataSourceTransactionManager} and a
  * {@link CountingDataSource}. Every schedule and every cancel runs in a transaction of its own, through
  * that manager, as an application's would (placing an order schedules its payment deadline; paying it
  * cancels it).
@@ -56,7 +54,7 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@code idle}: 100,000 timeouts pending an hour ahead, nothing due: the statements the contender
  *       runs per second over 60 s (counted on the client by {@link CountingDataSource}), and per its
  *       poll interval;
- *   <li>{@code far} (the durable timer only): 1,000,000 timeouts scheduled 30 days ahead by plain
+ *   <li>{@code far} (the durable timer on PostgreSQL only): 1,000,000 timeouts scheduled 30 days ahead by plain
  *       {@code schedule} calls on 4 threads, in three stages (10,000, 100,000, then 1,000,000 rows in
  *       the table). For the empty instance (started, 2,000 scheduled and cancelled as a warm-up) and
  *       after each stage, once {@code ANALYZE} has brought the table's statistics up to date (as
@@ -111,22 +109,31 @@ public final class DurableExperiments {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 2) {
+        if (args.length != 2 && args.length != 3) {
             throw new IllegalArgumentException(
                     "usage: DurableExperiments lateness|payment-1|payment-4|payment-own-1|payment-own-4|burst|idle|far"
-                            + " DURABLE|DB_SCHEDULER|DB_SCHEDULER_TUNED");
+                            + " DURABLE|DB_SCHEDULER|DB_SCHEDULER_TUNED [postgresql|mariadb]");
         }
         DurableContender contender = DurableContender.valueOf(args[1]);
+        DurableDatabase database = args.length == 3 ? DurableDatabase.of(args[2]) : DurableDatabase.POSTGRESQL;
+        if (args[0].equals("far") && database != DurableDatabase.POSTGRESQL) {
+            throw new IllegalArgumentException("far runs on PostgreSQL only (its ANALYZE and EXPLAIN)");
+        }
         boolean quick = "1".equals(System.getenv("QUICK"));
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("experiment", args[0]);
         result.put("contender", contender.name());
+        result.put("database", database.id());
         result.put("quick", quick);
         result.put("pollIntervalMillis", contender.pollInterval().toMillis());
-        try (EmbeddedPostgresServer server = EmbeddedPostgresServer.start();
+        try (DurableDatabase.Server server = database.start();
                 HikariDataSource pool = pool(server, contender)) {
             DurableExperiments run = new DurableExperiments(contender, quick, pool);
-            run.createTable();
+            for (String statement : database.tableStatements(contender)) {
+                run.direct.execute(statement);
+            }
+            result.put("databaseVersion", run.direct.execute((ConnectionCallback<String>)
+                    connection -> connection.getMetaData().getDatabaseProductVersion()));
             boolean callerTransactions = !args[0].startsWith("payment-own-");
             DataSource dataSource = run.counting;
             if (args[0].equals("far")) {
@@ -137,7 +144,7 @@ public final class DurableExperiments {
                 dataSource = run.claims;
             }
             run.durable = contender.start(
-                    dataSource, run.transactions.getTransactionManager(), run.recorder, callerTransactions);
+                    database, dataSource, run.transactions.getTransactionManager(), run.recorder, callerTransactions);
             switch (args[0]) {
                 case "lateness" -> run.lateness(result);
                 case "payment-1" -> run.payment(1, true, result);
@@ -158,8 +165,8 @@ public final class DurableExperiments {
         System.exit(0); // a scheduler thread must not keep the JVM alive
     }
 
-    private static HikariDataSource pool(EmbeddedPostgresServer server, DurableContender contender) {
-        String database = "bench_" + contender.name().toLowerCase(java.util.Locale.ROOT);
+    private static HikariDataSource pool(DurableDatabase.Server server, DurableContender contender) {
+        String database = "bench_" + contender.name().toLowerCase(Locale.ROOT);
         HikariDataSource pool = new HikariDataSource();
         pool.setJdbcUrl(server.createDatabase(database));
         pool.setUsername(server.username());
@@ -167,59 +174,6 @@ public final class DurableExperiments {
         pool.setPoolName("bench");
         return pool;
     }
-
-    /** The contender's table: the durable timer's shipped script, or db-scheduler's documented one. */
-    private void createTable() throws IOException {
-        String script;
-        if (contender == DurableContender.DURABLE) {
-            try (InputStream in =
-                    getClass().getClassLoader().getResourceAsStream("io/wheeltimer/jdbc/schema-postgresql.sql")) {
-                if (in == null) {
-                    throw new IllegalStateException(
-                            "io/wheeltimer/jdbc/schema-postgresql.sql is not on the class path");
-                }
-                script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-        } else {
-            script = DB_SCHEDULER_TABLE;
-        }
-        StringBuilder withoutComments = new StringBuilder();
-        for (String line : script.split("\n")) {
-            if (!line.strip().startsWith("--")) {
-                withoutComments.append(line).append('\n');
-            }
-        }
-        for (String statement : withoutComments.toString().split(";")) {
-            if (!statement.isBlank()) {
-                direct.execute(statement);
-            }
-        }
-    }
-
-    /**
-     * db-scheduler's table on PostgreSQL, with the columns and indexes its documentation gives for
-     * PostgreSQL (the {@code priority} column and index included, though priorities stay off).
-     */
-    static final String DB_SCHEDULER_TABLE = """
-            CREATE TABLE scheduled_tasks (
-                task_name TEXT NOT NULL,
-                task_instance TEXT NOT NULL,
-                task_data BYTEA,
-                execution_time TIMESTAMP WITH TIME ZONE NOT NULL,
-                picked BOOLEAN NOT NULL,
-                picked_by TEXT,
-                last_success TIMESTAMP WITH TIME ZONE,
-                last_failure TIMESTAMP WITH TIME ZONE,
-                consecutive_failures INT,
-                last_heartbeat TIMESTAMP WITH TIME ZONE,
-                version BIGINT NOT NULL,
-                priority SMALLINT,
-                PRIMARY KEY (task_name, task_instance)
-            );
-            CREATE INDEX execution_time_idx ON scheduled_tasks (execution_time);
-            CREATE INDEX last_heartbeat_idx ON scheduled_tasks (last_heartbeat);
-            CREATE INDEX priority_execution_time_idx ON scheduled_tasks (priority DESC, execution_time ASC);
-            """;
 
     // ---- the measurements ----
 
@@ -245,6 +199,7 @@ public final class DurableExperiments {
         result.put("minLeadMillis", scheduled[1]);
         awaitAll(deadlines[count - 1] + TimeUnit.SECONDS.toMillis(quick ? 60 : 180));
         long[] late = recorder.sortedLatenessMicros();
+        result.put("minMillis", late[0] / 1e3);
         result.put("p50Millis", late[late.length / 2] / 1e3);
         result.put("p99Millis", late[(int) (late.length * 0.99)] / 1e3);
         result.put("maxMillis", late[late.length - 1] / 1e3);

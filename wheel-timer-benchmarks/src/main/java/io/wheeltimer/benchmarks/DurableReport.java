@@ -16,7 +16,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The durable-timeouts part of the benchmark report: durable timeouts against db-scheduler, from the
- * {@link DurableExperiments} lines in {@code durable.jsonl}. {@link Report} includes it when that file lies
+ * {@link DurableExperiments} lines in {@code durable.jsonl}: those on PostgreSQL (a line that names no
+ * database is one) in the section's main tables, and those on MariaDB, if any, in a subsection of their
+ * own ({@value #MARIADB_TEMPLATE}) with the same tables and targets. {@link Report} includes it when that file lies
  * beside the main JMH results. Run on its own, {@code DurableReport DURABLE_JSONL DOCS_DIR COMMAND} puts the
  * section into an existing {@code benchmarks.md}, in place of the one there (between its markers), or
  * before "Reproduce" if it has none, and writes the chart {@code benchmarks-durable.svg}; the rest of the
@@ -33,26 +35,65 @@ final class DurableReport {
     private static final DurableContender DEFAULTS = DurableContender.DB_SCHEDULER;
     private static final DurableContender TUNED = DurableContender.DB_SCHEDULER_TUNED;
 
-    private final Map<String, Map<DurableContender, JsonNode>> results = new HashMap<>();
+    /** The MariaDB subsection's prose, on the class path. */
+    static final String MARIADB_TEMPLATE = "/benchmarks-durable-mariadb.md.template";
+
+    /** Per database: experiment, then contender, to its line. */
+    private final Map<DurableDatabase, Map<String, Map<DurableContender, JsonNode>>> all;
+    /** The lines of {@link #database}: what {@link #value} reads. */
+    private final Map<String, Map<DurableContender, JsonNode>> results;
+
+    private final DurableDatabase database;
     private final Path lines;
     private final boolean present;
-    private boolean quick;
+    private final boolean quick;
 
     DurableReport(Path lines) throws IOException {
+        this(lines, read(lines), DurableDatabase.POSTGRESQL);
+    }
+
+    private DurableReport(
+            Path lines,
+            Map<DurableDatabase, Map<String, Map<DurableContender, JsonNode>>> all,
+            DurableDatabase database) {
         this.lines = lines;
+        this.all = all;
+        this.database = database;
+        this.results = all.getOrDefault(database, Map.of());
         present = Files.exists(lines);
-        if (!present) {
-            return;
+        boolean anyQuick = false;
+        for (Map<DurableContender, JsonNode> byContender : results.values()) {
+            for (JsonNode node : byContender.values()) {
+                anyQuick |= node.has("quick") && node.get("quick").asBoolean();
+            }
+        }
+        quick = anyQuick;
+    }
+
+    private static Map<DurableDatabase, Map<String, Map<DurableContender, JsonNode>>> read(Path lines)
+            throws IOException {
+        Map<DurableDatabase, Map<String, Map<DurableContender, JsonNode>>> all = new EnumMap<>(DurableDatabase.class);
+        if (!Files.exists(lines)) {
+            return all;
         }
         JsonMapper json = JsonMapper.builder().build();
         for (String line : Files.readAllLines(lines)) {
             if (line.startsWith("{")) {
                 JsonNode node = json.readTree(line);
-                results.computeIfAbsent(node.get("experiment").asString(), e -> new EnumMap<>(DurableContender.class))
+                DurableDatabase database = node.has("database")
+                        ? DurableDatabase.of(node.get("database").asString())
+                        : DurableDatabase.POSTGRESQL;
+                all.computeIfAbsent(database, d -> new HashMap<>())
+                        .computeIfAbsent(node.get("experiment").asString(), e -> new EnumMap<>(DurableContender.class))
                         .put(DurableContender.valueOf(node.get("contender").asString()), node);
-                quick |= node.has("quick") && node.get("quick").asBoolean();
             }
         }
+        return all;
+    }
+
+    /** The same lines, read for {@code other}'s tables. */
+    private DurableReport on(DurableDatabase other) {
+        return new DurableReport(lines, all, other);
     }
 
     public static void main(String[] args) throws IOException {
@@ -122,6 +163,51 @@ final class DurableReport {
                 .put("durable-load", loadRange());
         far(template);
         targets(template, targets);
+        tables(template);
+        template.put(
+                "durable-mariadb",
+                all.containsKey(DurableDatabase.MARIADB)
+                        ? on(DurableDatabase.MARIADB).mariaDb(targets)
+                        : "");
+    }
+
+    /**
+     * The MariaDB subsection, from {@value #MARIADB_TEMPLATE}: the same tables and targets as
+     * PostgreSQL's (but for the {@code far} experiment, which runs on PostgreSQL only).
+     */
+    private String mariaDb(Targets targets) {
+        Template template = Template.load(MARIADB_TEMPLATE);
+        template.put("durable-version", version())
+                .put(
+                        "durable-quick",
+                        quick
+                                ? " **A QUICK smoke run: fewer timeouts and shorter windows, the numbers mean nothing.**"
+                                : "")
+                .put("durable-load", loadRange())
+                .put("durable-p99", Report.fmt(value("lateness", DURABLE, "p99Millis")))
+                .put("durable-timeouts", count("lateness", DURABLE, "timeouts"))
+                .put("durable-spread", Report.fmt(value("lateness", DURABLE, "spreadMillis") / 1e3))
+                .put("durable-tuned-p99", Report.fmt(value("lateness", TUNED, "p99Millis")))
+                .put("durable-defaults-p99", Report.fmt(value("lateness", DEFAULTS, "p99Millis")));
+        targets(template, targets);
+        tables(template);
+        return template.fill();
+    }
+
+    /** The server's version as the measurements' connections reported it, or "–". */
+    private String version() {
+        for (Map<DurableContender, JsonNode> byContender : results.values()) {
+            for (JsonNode node : byContender.values()) {
+                if (node.has("databaseVersion")) {
+                    return node.get("databaseVersion").asString();
+                }
+            }
+        }
+        return "–";
+    }
+
+    /** The lateness, payment, burst and idle tables of {@link #database}. */
+    private void tables(Template template) {
         StringJoiner lateness = new StringJoiner("\n");
         StringJoiner payment = new StringJoiner("\n");
         StringJoiner burst = new StringJoiner("\n");
@@ -298,6 +384,7 @@ final class DurableReport {
         return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%,d", (long) v);
     }
 
+    /** The targets' table and what missed; the {@code far} ones on PostgreSQL only. */
     private void targets(Template template, Targets targets) {
         List<String> missed = new ArrayList<>();
         StringJoiner rows = new StringJoiner("\n");
@@ -375,7 +462,9 @@ final class DurableReport {
                 idleTarget.met(idle),
                 "idle it ran " + Report.fmt(idle) + " statements per poll interval, "
                         + Report.fmt(idle - idleTarget.threshold()) + " more than " + idleTarget.thresholdDecimal());
-        farTargets(rows, missed, targets);
+        if (database == DurableDatabase.POSTGRESQL) {
+            farTargets(rows, missed, targets);
+        }
         long wrong = 0;
         for (DurableContender c : ALL) {
             wrong += wrong(c);
@@ -479,25 +568,41 @@ final class DurableReport {
         return millis < 1 ? String.format(Locale.ROOT, "%.1f", millis) : String.format(Locale.ROOT, "%,.0f", millis);
     }
 
-    /** Lateness p50 and p99 per scheduler, horizontal bars on a logarithmic axis (ms). */
+    /**
+     * Lateness p50 and p99 per scheduler, horizontal bars on a logarithmic axis (ms): on PostgreSQL, then
+     * on MariaDB if it was measured.
+     */
     void writeChart(Path docs) throws IOException {
         if (!present) {
             return;
         }
-        int width = 680;
-        int left = 190;
+        List<DurableReport> views = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        List<DurableContender> contenders = new ArrayList<>();
+        boolean both = all.containsKey(DurableDatabase.MARIADB);
+        for (DurableDatabase db : DurableDatabase.values()) {
+            if (db == DurableDatabase.POSTGRESQL || all.containsKey(db)) {
+                for (DurableContender c : ALL) {
+                    views.add(on(db));
+                    contenders.add(c);
+                    labels.add(both ? c.label() + ", " + db.label() : c.label());
+                }
+            }
+        }
+        int width = both ? 760 : 680;
+        int left = both ? 270 : 190;
         int right = width - 30;
         int top = 60;
         int rowHeight = 44;
-        int bottom = top + rowHeight * ALL.length;
+        int bottom = top + rowHeight * labels.size();
         int height = bottom + 70;
         String[] series = {"p50", "p99"};
         String[] fields = {"p50Millis", "p99Millis"};
         String[] colours = {"#a0cbe8", "#4e79a7"};
         double max = 1;
-        for (DurableContender c : ALL) {
+        for (int r = 0; r < labels.size(); r++) {
             for (String field : fields) {
-                double v = value("lateness", c, field);
+                double v = views.get(r).value("lateness", contenders.get(r), field);
                 max = Double.isNaN(v) ? max : Math.max(max, v);
             }
         }
@@ -537,16 +642,16 @@ final class DurableReport {
                 target,
                 top - 14,
                 p99Target.text().replace("lateness ", "")));
-        for (int r = 0; r < ALL.length; r++) {
+        for (int r = 0; r < labels.size(); r++) {
             int y = top + r * rowHeight;
             svg.append(String.format(
                     Locale.ROOT,
                     "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>%n",
                     left - 8,
                     y + rowHeight / 2,
-                    ALL[r].label()));
+                    labels.get(r)));
             for (int k = 0; k < series.length; k++) {
-                double v = value("lateness", ALL[r], fields[k]);
+                double v = views.get(r).value("lateness", contenders.get(r), fields[k]);
                 double position = Double.isNaN(v) || v <= low ? 0 : Math.log10(v / low) / decades;
                 int w = (int) ((right - left) * Math.min(1, position));
                 int barY = y + 4 + k * 17;

@@ -33,11 +33,16 @@ final class Template {
 
     /** The whole template, from the class path. */
     static Template load() {
-        try (InputStream in = Template.class.getResourceAsStream(RESOURCE)) {
+        return load(RESOURCE);
+    }
+
+    /** Another template, {@code resource} on the class path (absolute, from {@code /}). */
+    static Template load(String resource) {
+        try (InputStream in = Template.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException(RESOURCE + " is not on the class path");
+                throw new IllegalStateException(resource + " is not on the class path");
             }
-            return new Template(RESOURCE, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new Template(resource, new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,0 +1,4 @@
+-- MariaDB's counterpart of V6 of db/migration: each payment deadline's data and trace context.
+-- data: text of up to 64 KB of UTF-8, more than TEXT's 65,535 bytes, so MEDIUMTEXT. Both take the
+-- table's character set and collation (utf8mb4, utf8mb4_nopad_bin), as schema-mariadb.sql's columns do.
+ALTER TABLE wheel_timer_timeouts ADD COLUMN data MEDIUMTEXT NULL, ADD COLUMN trace_context VARCHAR(512) NULL;
