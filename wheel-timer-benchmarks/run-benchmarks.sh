@@ -58,6 +58,10 @@ durable_section() {
             echo "== durable postgresql far DURABLE"
             java -Xms2g -Xmx2g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.DurableExperiments \
                 far DURABLE postgresql | grep '^{' | tee -a "$out/durable.jsonl"
+            # 10,000 timeouts by one scheduleAll, by single committed calls and by db-scheduler's scheduleBatch.
+            echo "== durable postgresql bulk"
+            java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.DurableBulkExperiment \
+                | grep '^{' | tee -a "$out/durable.jsonl"
         fi
     done
 }

@@ -162,6 +162,7 @@ final class DurableReport {
                 .put("durable-idle-window", Report.fmt(value("idle", DURABLE, "windowMillis") / 1e3))
                 .put("durable-load", loadRange());
         far(template);
+        bulk(template);
         targets(template, targets);
         tables(template);
         template.put(
@@ -464,6 +465,7 @@ final class DurableReport {
                         + Report.fmt(idle - idleTarget.threshold()) + " more than " + idleTarget.thresholdDecimal());
         if (database == DurableDatabase.POSTGRESQL) {
             farTargets(rows, missed, targets);
+            bulkTargets(rows, missed, targets);
         }
         long wrong = 0;
         for (DurableContender c : ALL) {
@@ -561,6 +563,53 @@ final class DurableReport {
         if (!met) {
             missed.add(miss);
         }
+    }
+
+    /** {@code scheduleAll} against single calls and db-scheduler's {@code scheduleBatch}: medians of the rounds. */
+    private void bulkTargets(StringJoiner rows, List<String> missed, Targets targets) {
+        String count = count("bulk", DURABLE, "timeouts");
+        double all = value("bulk", DURABLE, "scheduleAllMedianMillis");
+        double single = value("bulk", DURABLE, "singleSchedulesMedianMillis");
+        double theirs = value("bulk", DURABLE, "dbSchedulerScheduleBatchMedianMillis");
+        Targets.Target vsSingle = targets.get("durable-bulk");
+        row(
+                rows,
+                missed,
+                vsSingle.text("count", count, "single", Report.fmt(single)),
+                Report.fmt(all) + " ms (" + Report.x(single / all) + ")",
+                vsSingle.met(single / all),
+                "one scheduleAll of " + count + " took " + Report.fmt(all) + " ms, " + Report.x(single / all)
+                        + " as fast as " + count + " committed schedule calls (" + Report.fmt(single) + " ms), where "
+                        + vsSingle.thresholdDecimal() + " × is the target");
+        Targets.Target vsDbScheduler = targets.get("durable-bulk-vs-db-scheduler");
+        row(
+                rows,
+                missed,
+                vsDbScheduler.text("count", count, "theirs", Report.fmt(theirs)),
+                Report.fmt(all) + " ms (" + Report.x(theirs / all) + ")",
+                vsDbScheduler.met(theirs / all),
+                "one scheduleAll of " + count + " took " + Report.fmt(all) + " ms against db-scheduler's scheduleBatch "
+                        + Report.fmt(theirs) + " ms");
+    }
+
+    /** The bulk experiment's rounds, a row per way of writing. */
+    private void bulk(Template template) {
+        JsonNode node = node("bulk", DURABLE);
+        StringJoiner rows = new StringJoiner("\n");
+        String[][] ways = {
+            {"one `scheduleAll`", "scheduleAllMillis", "scheduleAllMedianMillis"},
+            {"`schedule` calls, each committing", "singleSchedulesMillis", "singleSchedulesMedianMillis"},
+            {"db-scheduler's `scheduleBatch`", "dbSchedulerScheduleBatchMillis", "dbSchedulerScheduleBatchMedianMillis"}
+        };
+        for (String[] way : ways) {
+            StringJoiner rounds = new StringJoiner(", ");
+            if (node != null && node.has(way[1])) {
+                node.get(way[1]).forEach(round -> rounds.add(Report.fmt(round.asDouble())));
+            }
+            rows.add("| " + way[0] + " | " + Report.fmt(value("bulk", DURABLE, way[2])) + " | " + rounds + " |");
+        }
+        template.put("durable-bulk-timeouts", count("bulk", DURABLE, "timeouts"))
+                .put("durable-bulk-rows", rows);
     }
 
     /** 0.1, 1, 10, 100, 1,000 ... */
