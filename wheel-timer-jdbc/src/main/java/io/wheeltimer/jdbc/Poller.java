@@ -71,13 +71,10 @@ final class Poller {
     private final Transactions transactions;
     private final BooleanSupplier running;
     private final RepeatLog databaseTrouble;
-    /** Null when the builder's clock judges. */
-    private final DatabaseClock databaseClock;
 
     private final LifeLock lifeLock;
 
-    private final RepeatLog skew =
-            new RepeatLog(log, "readings of a clock skew over 1 s", TimeUnit.MINUTES.toNanos(10), System::nanoTime);
+    private final Lease lease;
     private final Clock clock;
     private final long intervalNanos;
 
@@ -93,8 +90,6 @@ final class Poller {
     private volatile Instant lastSuccessfulPoll;
     /** {@link System#nanoTime()} at the end of the last successful poll; 0 before the first. */
     private volatile long lastSuccessNanos;
-    /** This instance's clock (ms) when its lease was last renewed; 0 before the first renewal. */
-    private long lastRenewalMillis;
 
     Poller(
             TimerSettings settings,
@@ -108,7 +103,7 @@ final class Poller {
             LifeLock lifeLock) {
         this.settings = settings;
         this.lifeLock = lifeLock;
-        this.databaseClock = databaseClock;
+        this.lease = new Lease(settings, transactions, databaseClock);
         this.armed = armed;
         this.firing = firing;
         this.table = table;
@@ -239,15 +234,13 @@ final class Poller {
                 logUnhandled(t); // from the second poll on, hourly: not at startup with the rest
                 unhandledCountDueNanos = System.nanoTime() + UNHANDLED_INTERVAL.toNanos();
             }
-            transactions.executeWithoutResult(() -> renewLease(t, now, leaseMillis));
-            if (!running.getAsBoolean()) {
-                return false;
-            }
             // A lease that ran out before this renewal, or a life lock whose session ended, may have let
             // other instances take what this one held: what memory holds is no longer known to be true,
             // so it is rebuilt from the table.
-            boolean lapsed = lockLost || (lastRenewalMillis != 0 && now - lastRenewalMillis >= leaseMillis);
-            lastRenewalMillis = now;
+            boolean lapsed = lease.renew(t, now) | lockLost;
+            if (!running.getAsBoolean()) {
+                return false;
+            }
             if (lapsed) {
                 armed.forgetAllBut(entry -> firing.isBusy(entry.id.task(), entry.id.key()));
             }
@@ -292,30 +285,6 @@ final class Poller {
                             + TimerSettings.format(settings.pollInterval()) + " and keeps what it holds armed",
                     e);
             return false;
-        }
-    }
-
-    /**
-     * Renews this instance's lease: by the database's clock, measuring this instance's offset to it
-     * with the same statement, or by this instance's.
-     */
-    private void renewLease(TimeoutTable t, long nowMillis, long leaseMillis) {
-        if (databaseClock == null) {
-            t.renewLease(settings.instanceId(), nowMillis + leaseMillis);
-            return;
-        }
-        long before = databaseClock.local().millis();
-        long databaseMillis = t.renewLeaseByDatabaseTime(settings.instanceId(), leaseMillis);
-        long after = databaseClock.local().millis();
-        databaseClock.measured(databaseMillis, before, after);
-        Duration offset = databaseClock.offset();
-        if (offset.abs().compareTo(Duration.ofSeconds(1)) > 0) {
-            skew.report(
-                    () -> "Durable timer " + settings.instanceId() + ": this instance's clock is "
-                            + TimerSettings.format(offset.abs()) + (offset.isNegative() ? " ahead of" : " behind")
-                            + " the database's; deadlines and leases are judged by the database's clock, so"
-                            + " timeouts still fire on time, but the clocks should be synchronized (NTP)",
-                    null);
         }
     }
 
