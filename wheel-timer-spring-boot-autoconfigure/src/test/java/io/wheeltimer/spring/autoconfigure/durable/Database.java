@@ -1,5 +1,6 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
+import io.wheeltimer.testsupport.mariadb.MariaDbServer;
 import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,10 +32,49 @@ enum Database {
                     "spring.datasource.username=" + server.username(),
                     "wheel-timer.durable.initialize-schema=always");
         }
+    },
+    /** MariaDB through MariaDB Connector/J: the MariaDB dialect and script. */
+    MARIADB {
+        @Override
+        List<String> newDatabase() {
+            MariaDbServer server = mariaDb();
+            String url = server.createDatabase("boot" + COUNT.incrementAndGet());
+            return List.of(
+                    "spring.datasource.url=" + url,
+                    "spring.datasource.username=" + server.username(),
+                    "wheel-timer.durable.initialize-schema=always");
+        }
+    },
+    /** The same MariaDB server through MySQL Connector/J, which names it "MySQL": the MySQL dialect and script. */
+    MYSQL {
+        @Override
+        List<String> newDatabase() {
+            MariaDbServer server = mariaDb();
+            String name = "boot" + COUNT.incrementAndGet();
+            server.createDatabase(name);
+            return List.of(
+                    "spring.datasource.url=jdbc:mysql://" + server.host() + ":" + server.port() + "/" + name,
+                    "spring.datasource.username=" + server.username(),
+                    "wheel-timer.durable.initialize-schema=always");
+        }
     };
 
     private static final AtomicInteger COUNT = new AtomicInteger();
     private static EmbeddedPostgresServer server;
+    private static MariaDbServer mariaDb;
+
+    /** The MariaDB server every test of this JVM shares; closed when the JVM exits. */
+    static synchronized MariaDbServer mariaDb() {
+        if (mariaDb == null) {
+            mariaDb = MariaDbServer.start();
+        }
+        return mariaDb;
+    }
+
+    /** The name of the timer's scripts for this database: {@code schema-NAME.sql}. */
+    String scripts() {
+        return this == H2 ? "h2" : name().toLowerCase(java.util.Locale.ROOT);
+    }
 
     /** The {@code spring.datasource.*} properties (and what else it needs) of a new, empty database. */
     abstract List<String> newDatabase();

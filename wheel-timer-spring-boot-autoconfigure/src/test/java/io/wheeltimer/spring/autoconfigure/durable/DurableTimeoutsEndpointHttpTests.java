@@ -106,7 +106,12 @@ abstract class DurableTimeoutsEndpointHttpTests {
 
     /** A new database on the shared PostgreSQL server, its tables created by the timer's scripts. */
     static void postgres(DynamicPropertyRegistry registry) {
-        for (String property : Database.POSTGRESQL.newDatabase()) {
+        database(registry, Database.POSTGRESQL);
+    }
+
+    /** A new database of {@code database}, its tables created by the timer's scripts. */
+    static void database(DynamicPropertyRegistry registry, Database database) {
+        for (String property : database.newDatabase()) {
             int equals = property.indexOf('=');
             registry.add(property.substring(0, equals), () -> property.substring(equals + 1));
         }

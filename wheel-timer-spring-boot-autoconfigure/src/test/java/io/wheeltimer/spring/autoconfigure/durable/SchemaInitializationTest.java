@@ -7,7 +7,6 @@ import io.wheeltimer.jdbc.DurableTimerTask;
 import io.wheeltimer.jdbc.JdbcDurableTimer;
 import io.wheeltimer.testsupport.mariadb.MariaDbServer;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -25,8 +24,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 class SchemaInitializationTest {
 
     /** Started by the first MariaDB test, closed after the class. */
-    private static MariaDbServer mariaDb;
-
     static class Handler {
         @DurableTimerTask("t")
         public void handle(String key) {}
@@ -56,8 +53,7 @@ class SchemaInitializationTest {
                 .withPropertyValues(database.newDatabase().toArray(String[]::new))
                 .withBean(Handler.class)
                 .withPropertyValues("wheel-timer.durable.initialize-schema=never")
-                .run(context ->
-                        assertMissingTableStopsTheStart(context, database == Database.H2 ? "h2" : "postgresql"));
+                .run(context -> assertMissingTableStopsTheStart(context, database.scripts()));
     }
 
     /** A missing table fails the start, not every schedule later: the report names it and the fix. */
@@ -139,18 +135,8 @@ class SchemaInitializationTest {
                 });
     }
 
-    private static synchronized MariaDbServer mariaDb() {
-        if (mariaDb == null) {
-            mariaDb = MariaDbServer.start();
-        }
-        return mariaDb;
-    }
-
-    @AfterAll
-    static void closeMariaDb() {
-        if (mariaDb != null) {
-            mariaDb.close();
-        }
+    private static MariaDbServer mariaDb() {
+        return Database.mariaDb();
     }
 
     @Test
