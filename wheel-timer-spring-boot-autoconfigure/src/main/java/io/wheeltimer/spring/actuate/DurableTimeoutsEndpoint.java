@@ -179,14 +179,14 @@ public class DurableTimeoutsEndpoint {
     }
 
     private static TimeoutDescriptor entry(FailedTimeout failed, boolean shown) {
-        DurableTimeout timeout = failed.timeout();
+        TimeoutDescriptor entry = entry(failed.timeout(), shown);
         return new TimeoutDescriptor(
                 null,
-                timeout.key(),
+                entry.key(),
                 null,
-                timeout.deadline().toString(),
-                timeout.attempt(),
-                data(timeout, shown),
+                entry.deadline(),
+                entry.attempt(),
+                entry.data(),
                 failed.failedAt().toString(),
                 failed.lastError());
     }

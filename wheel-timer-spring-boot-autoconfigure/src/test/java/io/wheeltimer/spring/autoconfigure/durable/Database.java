@@ -25,12 +25,7 @@ enum Database {
         @Override
         List<String> newDatabase() {
             EmbeddedPostgresServer server = server();
-            String url = server.createDatabase("boot" + COUNT.incrementAndGet());
-            // Not an embedded database for Boot: the tables are created only with "always".
-            return List.of(
-                    "spring.datasource.url=" + url,
-                    "spring.datasource.username=" + server.username(),
-                    "wheel-timer.durable.initialize-schema=always");
+            return onServer(server.createDatabase("boot" + COUNT.incrementAndGet()), server.username());
         }
     },
     /** MariaDB through MariaDB Connector/J: the MariaDB dialect and script. */
@@ -38,11 +33,7 @@ enum Database {
         @Override
         List<String> newDatabase() {
             MariaDbServer server = mariaDb();
-            String url = server.createDatabase("boot" + COUNT.incrementAndGet());
-            return List.of(
-                    "spring.datasource.url=" + url,
-                    "spring.datasource.username=" + server.username(),
-                    "wheel-timer.durable.initialize-schema=always");
+            return onServer(server.createDatabase("boot" + COUNT.incrementAndGet()), server.username());
         }
     },
     /** The same MariaDB server through MySQL Connector/J, which names it "MySQL": the MySQL dialect and script. */
@@ -52,10 +43,7 @@ enum Database {
             MariaDbServer server = mariaDb();
             String name = "boot" + COUNT.incrementAndGet();
             server.createDatabase(name);
-            return List.of(
-                    "spring.datasource.url=jdbc:mysql://" + server.host() + ":" + server.port() + "/" + name,
-                    "spring.datasource.username=" + server.username(),
-                    "wheel-timer.durable.initialize-schema=always");
+            return onServer("jdbc:mysql://" + server.host() + ":" + server.port() + "/" + name, server.username());
         }
     };
 
@@ -69,6 +57,14 @@ enum Database {
             mariaDb = MariaDbServer.start();
         }
         return mariaDb;
+    }
+
+    /** A database on a server of its own: not an embedded database for Boot, so the tables are created only with "always". */
+    private static List<String> onServer(String url, String username) {
+        return List.of(
+                "spring.datasource.url=" + url,
+                "spring.datasource.username=" + username,
+                "wheel-timer.durable.initialize-schema=always");
     }
 
     /** The name of the timer's scripts for this database: {@code schema-NAME.sql}. */
