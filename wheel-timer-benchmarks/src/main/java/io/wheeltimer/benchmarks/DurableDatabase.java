@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * The databases the durable benchmark runs on, each a throwaway server of {@code wheel-timer-test-support}
@@ -24,15 +25,21 @@ enum DurableDatabase {
     POSTGRESQL("postgresql", "PostgreSQL"),
     MARIADB("mariadb", "MariaDB");
 
-    /** A running server: a fresh database in it, and the user to reach it as. */
-    interface Server extends AutoCloseable {
-        /** Creates an empty database named {@code name} and returns its JDBC URL. */
-        String createDatabase(String name);
+    /**
+     * A running server: {@code creator} makes a fresh, empty database of the name it is given and
+     * returns its JDBC URL; {@code username} reaches it; {@code closer} stops the server.
+     */
+    record Server(UnaryOperator<String> creator, String username, Runnable closer) implements AutoCloseable {
 
-        String username();
+        /** Creates an empty database named {@code name} and returns its JDBC URL. */
+        String createDatabase(String name) {
+            return creator.apply(name);
+        }
 
         @Override
-        void close();
+        public void close() {
+            closer.run();
+        }
     }
 
     private final String id;
@@ -66,40 +73,10 @@ enum DurableDatabase {
     Server start() {
         if (this == POSTGRESQL) {
             EmbeddedPostgresServer server = EmbeddedPostgresServer.start();
-            return new Server() {
-                @Override
-                public String createDatabase(String name) {
-                    return server.createDatabase(name);
-                }
-
-                @Override
-                public String username() {
-                    return server.username();
-                }
-
-                @Override
-                public void close() {
-                    server.close();
-                }
-            };
+            return new Server(server::createDatabase, server.username(), server::close);
         }
         MariaDbServer server = MariaDbServer.start();
-        return new Server() {
-            @Override
-            public String createDatabase(String name) {
-                return server.createDatabase(name);
-            }
-
-            @Override
-            public String username() {
-                return server.username();
-            }
-
-            @Override
-            public void close() {
-                server.close();
-            }
-        };
+        return new Server(server::createDatabase, server.username(), server::close);
     }
 
     /**
