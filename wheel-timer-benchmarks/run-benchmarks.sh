@@ -58,10 +58,13 @@ durable_section() {
             echo "== durable postgresql far DURABLE"
             java -Xms2g -Xmx2g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.DurableExperiments \
                 far DURABLE postgresql | grep '^{' | tee -a "$out/durable.jsonl"
-            # 10,000 timeouts by one scheduleAll, by single committed calls and by db-scheduler's scheduleBatch.
-            echo "== durable postgresql bulk"
-            java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.DurableBulkExperiment \
-                | grep '^{' | tee -a "$out/durable.jsonl"
+            # 10,000 timeouts by one scheduleAll, by single committed calls and by db-scheduler's scheduleBatch,
+            # with commits flushed to disk (PostgreSQL's defaults) and without (the test server's settings).
+            for commits in flushed unflushed; do
+                echo "== durable postgresql bulk $commits"
+                java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.DurableBulkExperiment "$commits" \
+                    | grep '^{' | tee -a "$out/durable.jsonl"
+            done
         fi
     done
 }

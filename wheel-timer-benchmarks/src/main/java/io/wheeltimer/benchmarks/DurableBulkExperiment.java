@@ -25,6 +25,11 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * transaction around them: each is one auto-committed statement), and by db-scheduler's
  * {@code scheduleBatch} (its defaults, on the pool itself). Each is measured {@value #ROUNDS} times on an
  * empty table after a warm-up round; prints one JSON line with every time in milliseconds and the medians.
+ *
+ * <p>{@code java ... DurableBulkExperiment flushed} runs it on a server with PostgreSQL's default durability
+ * (each commit waits until its log is on the disk, as in production: experiment {@code bulk});
+ * {@code unflushed} on the test server's settings ({@code fsync} and {@code synchronous_commit} off, where a
+ * commit costs next to nothing: experiment {@code bulk-unflushed}).
  */
 public final class DurableBulkExperiment {
 
@@ -32,12 +37,19 @@ public final class DurableBulkExperiment {
     static final int ROUNDS = 5;
 
     public static void main(String[] args) throws Exception {
+        if (args.length != 1 || !List.of("flushed", "unflushed").contains(args[0])) {
+            throw new IllegalArgumentException(
+                    "usage: DurableBulkExperiment flushed|unflushed (commits flushed to disk or not), not "
+                            + List.of(args));
+        }
+        boolean flushed = args[0].equals("flushed");
         Map<String, Object> result = new LinkedHashMap<>();
-        result.put("experiment", "bulk");
+        result.put("experiment", flushed ? "bulk" : "bulk-unflushed");
         result.put("contender", DurableContender.DURABLE.name());
         result.put("database", DurableDatabase.POSTGRESQL.id());
         result.put("timeouts", COUNT);
-        try (EmbeddedPostgresServer server = EmbeddedPostgresServer.start();
+        try (EmbeddedPostgresServer server =
+                        flushed ? EmbeddedPostgresServer.startFlushingCommits() : EmbeddedPostgresServer.start();
                 HikariDataSource pool = new HikariDataSource()) {
             pool.setJdbcUrl(server.createDatabase("bench_bulk"));
             pool.setUsername(server.username());

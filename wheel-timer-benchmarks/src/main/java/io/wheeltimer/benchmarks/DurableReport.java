@@ -592,24 +592,40 @@ final class DurableReport {
                         + Report.fmt(theirs) + " ms");
     }
 
-    /** The bulk experiment's rounds, a row per way of writing. */
+    /**
+     * The bulk experiment's rounds, a row per way of writing and server: with commits flushed to disk
+     * ({@code bulk}, PostgreSQL's defaults) and without ({@code bulk-unflushed}, the test server's settings).
+     */
     private void bulk(Template template) {
-        JsonNode node = node("bulk", DURABLE);
         StringJoiner rows = new StringJoiner("\n");
         String[][] ways = {
             {"one `scheduleAll`", "scheduleAllMillis", "scheduleAllMedianMillis"},
             {"`schedule` calls, each committing", "singleSchedulesMillis", "singleSchedulesMedianMillis"},
             {"db-scheduler's `scheduleBatch`", "dbSchedulerScheduleBatchMillis", "dbSchedulerScheduleBatchMedianMillis"}
         };
-        for (String[] way : ways) {
-            StringJoiner rounds = new StringJoiner(", ");
-            if (node != null && node.has(way[1])) {
-                node.get(way[1]).forEach(round -> rounds.add(Report.fmt(round.asDouble())));
+        String[][] servers = {{"bulk", "flushed (PostgreSQL's defaults)"}, {"bulk-unflushed", "not flushed (fsync off)"}
+        };
+        for (String[] server : servers) {
+            JsonNode node = node(server[0], DURABLE);
+            for (String[] way : ways) {
+                StringJoiner rounds = new StringJoiner(", ");
+                if (node != null && node.has(way[1])) {
+                    node.get(way[1]).forEach(round -> rounds.add(Report.fmt(round.asDouble())));
+                }
+                rows.add("| " + server[1] + " | " + way[0] + " | " + Report.fmt(value(server[0], DURABLE, way[2]))
+                        + " | " + rounds + " |");
             }
-            rows.add("| " + way[0] + " | " + Report.fmt(value("bulk", DURABLE, way[2])) + " | " + rounds + " |");
         }
         template.put("durable-bulk-timeouts", count("bulk", DURABLE, "timeouts"))
-                .put("durable-bulk-rows", rows);
+                .put("durable-bulk-rows", rows)
+                .put("durable-bulk-flushed-speedup", speedup("bulk"))
+                .put("durable-bulk-unflushed-speedup", speedup("bulk-unflushed"));
+    }
+
+    /** How many times faster one {@code scheduleAll} was than the committed single calls, in {@code experiment}. */
+    private String speedup(String experiment) {
+        return Report.x(value(experiment, DURABLE, "singleSchedulesMedianMillis")
+                / value(experiment, DURABLE, "scheduleAllMedianMillis"));
     }
 
     /** 0.1, 1, 10, 100, 1,000 ... */

@@ -63,6 +63,23 @@ class DurableReportTest {
         assertThat(Files.readString(dir.resolve(DurableReport.CHART))).doesNotContain("PostgreSQL");
     }
 
+    @Test
+    void bulkTargetsAreJudgedWithCommitsFlushedAndTheUnflushedRunIsShownBesideThem() throws IOException {
+        String section = section(List.of(
+                lateness("postgresql", "DURABLE", 21.5),
+                bulk("bulk", 150, 3_000, 200),
+                bulk("bulk-unflushed", 100, 500, 130)));
+
+        assertThat(section)
+                .contains("commits flushed to disk: ≥ 10 × as fast as 10,000 schedule calls that each commit "
+                        + "(3000 ms) | 150 ms (20.0 ×) | yes |")
+                .contains("as fast as db-scheduler's scheduleBatch (200 ms) | 150 ms (1.33 ×) | yes |")
+                .contains("| flushed (PostgreSQL's defaults) | one `scheduleAll` | 150 | 150, 150 |")
+                .contains("| not flushed (fsync off) | `schedule` calls, each committing | 500 | 500, 500 |")
+                .contains("one `scheduleAll` is 5.00 × as fast as the single calls, against 20.0 ×")
+                .doesNotContain("{{");
+    }
+
     /** The durable section of {@code benchmarks.md} that {@link DurableReport#main} writes from {@code lines}. */
     private String section(List<String> lines) throws IOException {
         Path jsonl = dir.resolve("durable.jsonl");
@@ -72,6 +89,25 @@ class DurableReportTest {
         return markdown.substring(
                 markdown.indexOf(DurableReport.START),
                 markdown.indexOf(DurableReport.END) + DurableReport.END.length());
+    }
+
+    private static String bulk(String experiment, long all, long single, long dbScheduler) {
+        return String.format(
+                Locale.ROOT,
+                "{\"experiment\":\"%s\",\"contender\":\"DURABLE\",\"database\":\"postgresql\",\"timeouts\":10000,"
+                        + "\"scheduleAllMillis\":[%d,%d],\"singleSchedulesMillis\":[%d,%d],"
+                        + "\"dbSchedulerScheduleBatchMillis\":[%d,%d],\"scheduleAllMedianMillis\":%d,"
+                        + "\"singleSchedulesMedianMillis\":%d,\"dbSchedulerScheduleBatchMedianMillis\":%d}",
+                experiment,
+                all,
+                all,
+                single,
+                single,
+                dbScheduler,
+                dbScheduler,
+                all,
+                single,
+                dbScheduler);
     }
 
     private static String lateness(String database, String contender, double p99) {

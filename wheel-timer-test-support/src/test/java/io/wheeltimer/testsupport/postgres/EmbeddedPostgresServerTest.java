@@ -77,9 +77,22 @@ class EmbeddedPostgresServerTest {
             assertThat(Integer.parseInt(setting(connection, "max_connections"))).isGreaterThanOrEqualTo(200);
             assertThat(setting(connection, "server_encoding")).isEqualTo("UTF8");
             assertThat(setting(connection, "fsync")).isEqualTo("off");
+            assertThat(setting(connection, "synchronous_commit")).isEqualTo("off");
             assertThat(setting(connection, "listen_addresses")).isEqualTo("127.0.0.1");
             assertThat(setting(connection, "unix_socket_directories"))
                     .startsWith(shared.directory().toString());
+        }
+    }
+
+    @Test
+    void flushingCommitsKeepsPostgresDurabilityDefaults() throws Exception {
+        try (EmbeddedPostgresServer server = EmbeddedPostgresServer.startFlushingCommits();
+                Connection connection = server.dataSource().getConnection()) {
+            assertThat(setting(connection, "fsync")).isEqualTo("on");
+            assertThat(setting(connection, "synchronous_commit")).isEqualTo("on");
+            assertThat(setting(connection, "full_page_writes")).isEqualTo("on");
+            assertThat(setting(connection, "max_connections"))
+                    .isEqualTo(String.valueOf(EmbeddedPostgresServer.MAX_CONNECTIONS));
         }
     }
 
