@@ -4,7 +4,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Predicate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
@@ -18,7 +21,8 @@ import org.springframework.jdbc.core.RowMapper;
  * by {@code (task, due_at)}, given-up ones by {@code (task, failed_at)}. For every task at once, the
  * tasks are found by a loose scan of the primary key (one index probe per task) and each task's page
  * read as above; the pages are merged here. No index of its own serves the order over all tasks, so
- * that no write pays for it.
+ * that no write pays for it. The tasks no handler here knows are found by the same loose scan, and only
+ * their pending rows counted: with every task handled, a few probes, however many rows there are.
  */
 final class TimeoutQueries {
 
@@ -71,6 +75,7 @@ final class TimeoutQueries {
             .thenComparing(Stored::key);
 
     private final JdbcTemplate calls;
+    private final JdbcTemplate bounded;
     private final String findPending;
     private final String findFailed;
     private final String pendingPage;
@@ -78,11 +83,13 @@ final class TimeoutQueries {
     private final String tasks;
     private final String retry;
     private final String version;
+    private final String countPending;
     private final String discard;
     private final String deleteVersion;
 
     TimeoutQueries(Dialect dialect) {
         this.calls = dialect.calls;
+        this.bounded = dialect.bounded;
         String table = dialect.table;
         String select = "SELECT " + COLUMNS + " FROM " + table;
         String row = " WHERE task = ? AND timeout_key = ?";
@@ -100,6 +107,8 @@ final class TimeoutQueries {
         this.retry = "UPDATE " + table + " SET failed_at = NULL, last_error = NULL, attempts = 0, due_at = ?,"
                 + " holder = ?, version = GREATEST(version + 1, ?)" + row + " AND failed_at IS NOT NULL";
         this.version = "SELECT version, deadline FROM " + table + row;
+        this.countPending =
+                "SELECT COUNT(*) FROM " + table + " WHERE task = ? AND due_at IS NOT NULL" + " AND failed_at IS NULL";
         this.discard = "DELETE FROM " + table + row + " AND failed_at IS NOT NULL";
         this.deleteVersion = "DELETE FROM " + table + row + " AND version = ? AND failed_at IS NULL";
     }
@@ -126,6 +135,23 @@ final class TimeoutQueries {
         return page(failedPage, LATEST_FAILURE, task, limit).stream()
                 .map(Stored::failed)
                 .toList();
+    }
+
+    /**
+     * How many pending timeouts each task in the table that {@code counted} accepts has; none: left out.
+     * Run by the poller too, so each statement has the timer's query timeout.
+     */
+    Map<String, Long> countPending(Predicate<String> counted) {
+        Map<String, Long> counts = new TreeMap<>();
+        for (String task : bounded.queryForList(tasks, String.class)) {
+            if (counted.test(task)) {
+                Long count = bounded.queryForObject(countPending, Long.class, task);
+                if (count != null && count > 0) {
+                    counts.put(task, count);
+                }
+            }
+        }
+        return counts;
     }
 
     private List<Stored> page(String sql, Comparator<Stored> order, String task, int limit) {

@@ -1,12 +1,10 @@
 package io.wheeltimer.jdbc;
 
 import java.time.Clock;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
@@ -258,19 +256,7 @@ final class TimeoutTable {
 
     /** The pending timeouts of each task that is not one of this instance's, by task. */
     Map<String, Long> countUnhandled() {
-        String sql = "SELECT task, COUNT(*) AS n FROM " + dialect.table + " WHERE failed_at IS NULL"
-                + (tasks.isEmpty()
-                        ? ""
-                        : " AND task NOT IN (" + String.join(", ", Collections.nCopies(tasks.size(), "?")) + ")")
-                + " GROUP BY task";
-        Map<String, Long> counts = new TreeMap<>();
-        bounded.query(
-                sql,
-                rs -> {
-                    counts.put(rs.getString("task"), rs.getLong("n"));
-                },
-                tasks.toArray());
-        return counts;
+        return queries.countPending(task -> !tasks.contains(task));
     }
 
     long countFailed() {

@@ -141,6 +141,9 @@ class DurableTimerMendingTest extends OnEachDatabase {
         elsewhere.schedule("removed-task", "a", inMinutes(10));
         elsewhere.schedule("removed-task", "b", inMinutes(10));
         durable.schedule(TASK, "mine", inMinutes(10));
+        fixture.jdbc.update( // a task with nothing pending, only a given-up timeout: not listed
+                "INSERT INTO " + fixture.table + " (task, timeout_key, deadline, due_at, holder, version, attempts,"
+                        + " last_error, failed_at) VALUES ('given-up-only', 'g', 1000, NULL, NULL, 1, 3, 'boom', 2000)");
 
         assertThat(durable.unhandledTasks()).isEqualTo(Map.of("removed-task", 2L));
         assertThat(durable.tasks()).containsExactly(TASK);
