@@ -5,14 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.StringJoiner;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The durable-timeouts part of the benchmark report: durable timeouts against db-scheduler, from the
@@ -38,62 +34,14 @@ final class DurableReport {
     /** The MariaDB subsection's prose, on the class path. */
     static final String MARIADB_TEMPLATE = "/benchmarks-durable-mariadb.md.template";
 
-    /** Per database: experiment, then contender, to its line. */
-    private final Map<DurableDatabase, Map<String, Map<DurableContender, JsonNode>>> all;
-    /** The lines of {@link #database}: what {@link #value} reads. */
-    private final Map<String, Map<DurableContender, JsonNode>> results;
-
-    private final DurableDatabase database;
+    private final DurableResults results;
     private final Path lines;
     private final boolean present;
-    private final boolean quick;
 
     DurableReport(Path lines) throws IOException {
-        this(lines, read(lines), DurableDatabase.POSTGRESQL);
-    }
-
-    private DurableReport(
-            Path lines,
-            Map<DurableDatabase, Map<String, Map<DurableContender, JsonNode>>> all,
-            DurableDatabase database) {
         this.lines = lines;
-        this.all = all;
-        this.database = database;
-        this.results = all.getOrDefault(database, Map.of());
+        results = DurableResults.read(lines);
         present = Files.exists(lines);
-        boolean anyQuick = false;
-        for (Map<DurableContender, JsonNode> byContender : results.values()) {
-            for (JsonNode node : byContender.values()) {
-                anyQuick |= node.has("quick") && node.get("quick").asBoolean();
-            }
-        }
-        quick = anyQuick;
-    }
-
-    private static Map<DurableDatabase, Map<String, Map<DurableContender, JsonNode>>> read(Path lines)
-            throws IOException {
-        Map<DurableDatabase, Map<String, Map<DurableContender, JsonNode>>> all = new EnumMap<>(DurableDatabase.class);
-        if (!Files.exists(lines)) {
-            return all;
-        }
-        JsonMapper json = JsonMapper.builder().build();
-        for (String line : Files.readAllLines(lines)) {
-            if (line.startsWith("{")) {
-                JsonNode node = json.readTree(line);
-                DurableDatabase database = node.has("database")
-                        ? DurableDatabase.of(node.get("database").asString())
-                        : DurableDatabase.POSTGRESQL;
-                all.computeIfAbsent(database, d -> new HashMap<>())
-                        .computeIfAbsent(node.get("experiment").asString(), e -> new EnumMap<>(DurableContender.class))
-                        .put(DurableContender.valueOf(node.get("contender").asString()), node);
-            }
-        }
-        return all;
-    }
-
-    /** The same lines, read for {@code other}'s tables. */
-    private DurableReport on(DurableDatabase other) {
-        return new DurableReport(lines, all, other);
     }
 
     public static void main(String[] args) throws IOException {
@@ -127,14 +75,6 @@ final class DurableReport {
                 : markdown.substring(0, reproduce) + section + markdown.substring(reproduce);
     }
 
-    private double value(String experiment, DurableContender contender, String field) {
-        Map<DurableContender, JsonNode> byContender = results.get(experiment);
-        JsonNode node = byContender == null ? null : byContender.get(contender);
-        return node == null || node.get(field) == null
-                ? Double.NaN
-                : node.get(field).asDouble();
-    }
-
     /** Fills the placeholders of the template's section between {@link #START} and {@link #END}. */
     void fill(Template template, Targets targets, String command) {
         if (!present) {
@@ -147,111 +87,97 @@ final class DurableReport {
                 .put("durable-command", command)
                 .put(
                         "durable-quick",
-                        quick
+                        results.quick()
                                 ? " **A QUICK smoke run: fewer timeouts and shorter windows, the numbers mean nothing.**"
                                 : "")
-                .put("durable-p99", Report.fmt(value("lateness", DURABLE, "p99Millis")))
-                .put("durable-timeouts", count("lateness", DURABLE, "timeouts"))
-                .put("durable-spread", Report.fmt(value("lateness", DURABLE, "spreadMillis") / 1e3))
-                .put("durable-tuned-p99", Report.fmt(value("lateness", TUNED, "p99Millis")))
-                .put("durable-defaults-p99", Report.fmt(value("lateness", DEFAULTS, "p99Millis")))
-                .put("durable-payment-measure", Report.fmt(value("payment-1", DURABLE, "measureMillis") / 1e3))
-                .put("durable-payment-warm-up", Report.fmt(value("payment-1", DURABLE, "warmUpMillis") / 1e3))
-                .put("durable-burst-timeouts", count("burst", DURABLE, "timeouts"))
-                .put("durable-idle-pending", count("idle", DURABLE, "pending"))
-                .put("durable-idle-window", Report.fmt(value("idle", DURABLE, "windowMillis") / 1e3))
-                .put("durable-load", loadRange());
-        far(template);
-        bulk(template);
-        targets(template, targets);
-        tables(template);
+                .put("durable-p99", Report.fmt(results.value("lateness", DURABLE, "p99Millis")))
+                .put("durable-timeouts", results.count("lateness", DURABLE, "timeouts"))
+                .put("durable-spread", Report.fmt(results.value("lateness", DURABLE, "spreadMillis") / 1e3))
+                .put("durable-tuned-p99", Report.fmt(results.value("lateness", TUNED, "p99Millis")))
+                .put("durable-defaults-p99", Report.fmt(results.value("lateness", DEFAULTS, "p99Millis")))
+                .put("durable-payment-measure", Report.fmt(results.value("payment-1", DURABLE, "measureMillis") / 1e3))
+                .put("durable-payment-warm-up", Report.fmt(results.value("payment-1", DURABLE, "warmUpMillis") / 1e3))
+                .put("durable-burst-timeouts", results.count("burst", DURABLE, "timeouts"))
+                .put("durable-idle-pending", results.count("idle", DURABLE, "pending"))
+                .put("durable-idle-window", Report.fmt(results.value("idle", DURABLE, "windowMillis") / 1e3))
+                .put("durable-load", results.loadRange());
+        far(template, results);
+        bulk(template, results);
+        targets(template, results, targets);
+        tables(template, results);
         template.put(
                 "durable-mariadb",
-                all.containsKey(DurableDatabase.MARIADB)
-                        ? on(DurableDatabase.MARIADB).mariaDb(targets)
-                        : "");
+                results.has(DurableDatabase.MARIADB) ? mariaDb(results.on(DurableDatabase.MARIADB), targets) : "");
     }
 
     /**
      * The MariaDB subsection, from {@value #MARIADB_TEMPLATE}: the same tables and targets as
      * PostgreSQL's (but for the {@code far} experiment, which runs on PostgreSQL only).
      */
-    private String mariaDb(Targets targets) {
+    private static String mariaDb(DurableResults results, Targets targets) {
         Template template = Template.load(MARIADB_TEMPLATE);
-        template.put("durable-version", version())
+        template.put("durable-version", results.version())
                 .put(
                         "durable-quick",
-                        quick
+                        results.quick()
                                 ? " **A QUICK smoke run: fewer timeouts and shorter windows, the numbers mean nothing.**"
                                 : "")
-                .put("durable-load", loadRange())
-                .put("durable-p99", Report.fmt(value("lateness", DURABLE, "p99Millis")))
-                .put("durable-timeouts", count("lateness", DURABLE, "timeouts"))
-                .put("durable-spread", Report.fmt(value("lateness", DURABLE, "spreadMillis") / 1e3))
-                .put("durable-tuned-p99", Report.fmt(value("lateness", TUNED, "p99Millis")))
-                .put("durable-defaults-p99", Report.fmt(value("lateness", DEFAULTS, "p99Millis")));
-        targets(template, targets);
-        tables(template);
+                .put("durable-load", results.loadRange())
+                .put("durable-p99", Report.fmt(results.value("lateness", DURABLE, "p99Millis")))
+                .put("durable-timeouts", results.count("lateness", DURABLE, "timeouts"))
+                .put("durable-spread", Report.fmt(results.value("lateness", DURABLE, "spreadMillis") / 1e3))
+                .put("durable-tuned-p99", Report.fmt(results.value("lateness", TUNED, "p99Millis")))
+                .put("durable-defaults-p99", Report.fmt(results.value("lateness", DEFAULTS, "p99Millis")));
+        targets(template, results, targets);
+        tables(template, results);
         return template.fill();
     }
 
-    /** The server's version as the measurements' connections reported it, or "–". */
-    private String version() {
-        for (Map<DurableContender, JsonNode> byContender : results.values()) {
-            for (JsonNode node : byContender.values()) {
-                if (node.has("databaseVersion")) {
-                    return node.get("databaseVersion").asString();
-                }
-            }
-        }
-        return "–";
-    }
-
-    /** The lateness, payment, burst and idle tables of {@link #database}. */
-    private void tables(Template template) {
+    /** The lateness, payment, burst and idle tables of {@code results}' database. */
+    private static void tables(Template template, DurableResults results) {
         StringJoiner lateness = new StringJoiner("\n");
         StringJoiner payment = new StringJoiner("\n");
         StringJoiner burst = new StringJoiner("\n");
         StringJoiner idle = new StringJoiner("\n");
-        double[] one = fastestDbScheduler(1);
-        double[] four = fastestDbScheduler(4);
+        double[] one = fastestDbScheduler(results, 1);
+        double[] four = fastestDbScheduler(results, 4);
         for (DurableContender c : ALL) {
             lateness.add(openRow(
                             c.label(),
-                            value("lateness", c, "p50Millis"),
-                            value("lateness", c, "p99Millis"),
-                            value("lateness", c, "maxMillis"))
-                    + " | " + count("lateness", c, "ran")
-                    + " | " + count("lateness", c, "duplicates")
-                    + " | " + count("lateness", c, "missing")
-                    + " | " + count("lateness", c, "leftPending")
-                    + " | " + Report.fmt(value("lateness", c, "minLeadMillis") / 1e3) + " |");
+                            results.value("lateness", c, "p50Millis"),
+                            results.value("lateness", c, "p99Millis"),
+                            results.value("lateness", c, "maxMillis"))
+                    + " | " + results.count("lateness", c, "ran")
+                    + " | " + results.count("lateness", c, "duplicates")
+                    + " | " + results.count("lateness", c, "missing")
+                    + " | " + results.count("lateness", c, "leftPending")
+                    + " | " + Report.fmt(results.value("lateness", c, "minLeadMillis") / 1e3) + " |");
             for (String calls : CALLS) {
-                double a = value(calls + "1", c, "opsPerSecond");
-                double b = value(calls + "4", c, "opsPerSecond");
+                double a = results.value(calls + "1", c, "opsPerSecond");
+                double b = results.value(calls + "4", c, "opsPerSecond");
                 payment.add(Report.row(
                         c.label() + " | " + callsLabel(c, calls),
                         a,
                         a / one[0],
                         b,
                         b / four[0],
-                        value(calls + "1", c, "statementsPerOperation"),
-                        value(calls + "1", c, "commitsPerOperation")));
+                        results.value(calls + "1", c, "statementsPerOperation"),
+                        results.value(calls + "1", c, "commitsPerOperation")));
             }
             burst.add(openRow(
                             c.label(),
-                            value("burst", c, "firstRanMillis"),
-                            value("burst", c, "halfRanMillis"),
-                            value("burst", c, "allRanMillis"),
-                            value("burst", c, "perSecond"))
-                    + " | " + count("burst", c, "duplicates")
-                    + " | " + count("burst", c, "missing") + " |");
+                            results.value("burst", c, "firstRanMillis"),
+                            results.value("burst", c, "halfRanMillis"),
+                            results.value("burst", c, "allRanMillis"),
+                            results.value("burst", c, "perSecond"))
+                    + " | " + results.count("burst", c, "duplicates")
+                    + " | " + results.count("burst", c, "missing") + " |");
             idle.add(Report.row(
                     c.label(),
                     c.pollInterval().toMillis() / 1e3,
-                    value("idle", c, "statementsPerSecond"),
-                    value("idle", c, "statementsPerPollInterval"),
-                    value("idle", c, "commitsPerSecond")));
+                    results.value("idle", c, "statementsPerSecond"),
+                    results.value("idle", c, "statementsPerPollInterval"),
+                    results.value("idle", c, "commitsPerSecond")));
         }
         template.put("durable-lateness-rows", lateness)
                 .put("durable-payment-rows", payment)
@@ -278,11 +204,11 @@ final class DurableReport {
      * db-scheduler's fastest configuration at {@code threads} threads, of its two settings and two ways
      * of calling: {ops/s, index of the contender in {@link #ALL}, index of the calls in {@link #CALLS}}.
      */
-    private double[] fastestDbScheduler(int threads) {
+    private static double[] fastestDbScheduler(DurableResults results, int threads) {
         double[] fastest = {Double.NaN, -1, -1};
         for (DurableContender c : new DurableContender[] {DEFAULTS, TUNED}) {
             for (int k = 0; k < CALLS.length; k++) {
-                double ops = value(CALLS[k] + threads, c, "opsPerSecond");
+                double ops = results.value(CALLS[k] + threads, c, "opsPerSecond");
                 if (!Double.isNaN(ops) && (Double.isNaN(fastest[0]) || ops > fastest[0])) {
                     fastest = new double[] {ops, c.ordinal(), k};
                 }
@@ -300,25 +226,9 @@ final class DurableReport {
         return c.label() + ", " + callsLabel(c, CALLS[(int) fastest[2]]) + ": " + Report.fmt(fastest[0]) + " ops/s";
     }
 
-    /** The least and the greatest 1-minute load average at the end of the measurements. */
-    private String loadRange() {
-        double least = Double.NaN;
-        double most = Double.NaN;
-        for (Map<DurableContender, JsonNode> byContender : results.values()) {
-            for (JsonNode node : byContender.values()) {
-                if (node.has("loadAverage")) {
-                    double load = node.get("loadAverage").asDouble();
-                    least = Double.isNaN(least) ? load : Math.min(least, load);
-                    most = Double.isNaN(most) ? load : Math.max(most, load);
-                }
-            }
-        }
-        return Report.fmt(least) + " to " + Report.fmt(most);
-    }
-
     /** The {@code far} experiment: a line per stage, and the claim's plan. */
-    private void far(Template template) {
-        JsonNode node = node("far", DURABLE);
+    private static void far(Template template, DurableResults results) {
+        JsonNode node = results.node("far", DURABLE);
         StringJoiner rows = new StringJoiner("\n");
         if (node != null) {
             for (JsonNode stage : node.get("stages")) {
@@ -342,10 +252,10 @@ final class DurableReport {
             node.get("claimPlan").forEach(line -> plan.add(line.asString()));
         }
         template.put("durable-far-rows", rows)
-                .put("durable-far-timeouts", count("far", DURABLE, "timeouts"))
-                .put("durable-far-days", count("far", DURABLE, "aheadDays"))
-                .put("durable-far-rate", Report.fmt(value("far", DURABLE, "schedulesPerSecond")))
-                .put("durable-far-seconds", Report.fmt(value("far", DURABLE, "scheduleMillis") / 1e3))
+                .put("durable-far-timeouts", results.count("far", DURABLE, "timeouts"))
+                .put("durable-far-days", results.count("far", DURABLE, "aheadDays"))
+                .put("durable-far-rate", Report.fmt(results.value("far", DURABLE, "schedulesPerSecond")))
+                .put("durable-far-seconds", Report.fmt(results.value("far", DURABLE, "scheduleMillis") / 1e3))
                 .put("durable-far-plan", plan);
     }
 
@@ -356,8 +266,8 @@ final class DurableReport {
     }
 
     /** The stage of the {@code far} experiment with {@code rows} rows in the table; null if there is none. */
-    private JsonNode farStage(long rows) {
-        JsonNode node = node("far", DURABLE);
+    private static JsonNode farStage(DurableResults results, long rows) {
+        JsonNode node = results.node("far", DURABLE);
         if (node == null) {
             return null;
         }
@@ -369,28 +279,18 @@ final class DurableReport {
         return null;
     }
 
-    private JsonNode node(String experiment, DurableContender contender) {
-        Map<DurableContender, JsonNode> byContender = results.get(experiment);
-        return byContender == null ? null : byContender.get(contender);
-    }
-
     /** A row's label and {@code values}, left open (no closing bar) for more cells. */
     private static String openRow(String label, double... values) {
         String row = Report.row(label, values);
         return row.substring(0, row.length() - 2);
     }
 
-    private String count(String experiment, DurableContender contender, String field) {
-        double v = value(experiment, contender, field);
-        return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%,d", (long) v);
-    }
-
     /** The targets' table and what missed; the {@code far} ones on PostgreSQL only. */
-    private void targets(Template template, Targets targets) {
+    private static void targets(Template template, DurableResults results, Targets targets) {
         List<String> missed = new ArrayList<>();
         StringJoiner rows = new StringJoiner("\n");
         Targets.Target p99Target = targets.get("durable-p99");
-        double p99 = value("lateness", DURABLE, "p99Millis");
+        double p99 = results.value("lateness", DURABLE, "p99Millis");
         double limit = p99Target.threshold();
         row(
                 rows,
@@ -401,7 +301,7 @@ final class DurableReport {
                 "lateness p99 is " + Report.fmt(p99) + " ms, " + Report.fmt(p99 - limit) + " ms over "
                         + p99Target.thresholdDecimal() + " ms");
         Targets.Target vsTuned = targets.get("durable-p99-vs-tuned");
-        double tunedP99 = value("lateness", TUNED, "p99Millis");
+        double tunedP99 = results.value("lateness", TUNED, "p99Millis");
         double tunedLimit = tunedP99 * vsTuned.threshold();
         row(
                 rows,
@@ -414,8 +314,8 @@ final class DurableReport {
                         + Report.fmt(tunedLimit) + " ms) is the target: " + Report.fmt(p99 - tunedLimit) + " ms over");
         Targets.Target payment = targets.get("durable-payment");
         for (int threads : new int[] {1, 4}) {
-            double ours = value("payment-own-" + threads, DURABLE, "opsPerSecond");
-            double[] fastest = fastestDbScheduler(threads);
+            double ours = results.value("payment-own-" + threads, DURABLE, "opsPerSecond");
+            double[] fastest = fastestDbScheduler(results, threads);
             double theirs = fastest[0];
             row(
                     rows,
@@ -430,8 +330,8 @@ final class DurableReport {
         Targets.Target inTransaction = targets.get("durable-payment-in-transaction");
         for (int threads : new int[] {1, 4}) {
             String experiment = "payment-" + threads;
-            double ours = value(experiment, DURABLE, "opsPerSecond");
-            double theirs = best(experiment, "opsPerSecond", true);
+            double ours = results.value(experiment, DURABLE, "opsPerSecond");
+            double theirs = best(results, experiment, "opsPerSecond", true);
             row(
                     rows,
                     missed,
@@ -443,35 +343,35 @@ final class DurableReport {
                             + Report.fmt((1 - ours / theirs) * 100) + " % short");
         }
         Targets.Target burst = targets.get("durable-burst");
-        double ours = value("burst", DURABLE, "perSecond");
-        double theirs = best("burst", "perSecond", true);
+        double ours = results.value("burst", DURABLE, "perSecond");
+        double theirs = best(results, "burst", "perSecond", true);
         row(
                 rows,
                 missed,
-                burst.text("count", count("burst", DURABLE, "timeouts"), "best", Report.fmt(theirs)),
+                burst.text("count", results.count("burst", DURABLE, "timeouts"), "best", Report.fmt(theirs)),
                 Report.fmt(ours) + " /s (" + Report.fmt(ours / theirs) + " ×)",
                 burst.met(ours, theirs),
                 "the burst ran at " + Report.fmt(ours) + " /s against db-scheduler's " + Report.fmt(theirs) + " /s, "
                         + Report.fmt((1 - ours / theirs) * 100) + " % short");
         Targets.Target idleTarget = targets.get("durable-idle");
-        double idle = value("idle", DURABLE, "statementsPerPollInterval");
+        double idle = results.value("idle", DURABLE, "statementsPerPollInterval");
         row(
                 rows,
                 missed,
-                idleTarget.text("pending", count("idle", DURABLE, "pending")),
+                idleTarget.text("pending", results.count("idle", DURABLE, "pending")),
                 Report.fmt(idle),
                 idleTarget.met(idle),
                 "idle it ran " + Report.fmt(idle) + " statements per poll interval, "
                         + Report.fmt(idle - idleTarget.threshold()) + " more than " + idleTarget.thresholdDecimal());
-        if (database == DurableDatabase.POSTGRESQL) {
-            farTargets(rows, missed, targets);
-            bulkTargets(rows, missed, targets);
+        if (results.database() == DurableDatabase.POSTGRESQL) {
+            farTargets(rows, missed, results, targets);
+            bulkTargets(rows, missed, results, targets);
         }
         long wrong = 0;
         for (DurableContender c : ALL) {
-            wrong += wrong(c);
+            wrong += wrong(results, c);
         }
-        long durableWrong = wrong(DURABLE);
+        long durableWrong = wrong(results, DURABLE);
         Targets.Target exactlyOnce = targets.get("durable-exactly-once");
         row(
                 rows,
@@ -491,12 +391,12 @@ final class DurableReport {
     }
 
     /** Far-future timeouts: none held, the heap as the empty instance's, the claim as fast with 100 × the rows. */
-    private void farTargets(StringJoiner rows, List<String> missed, Targets targets) {
-        JsonNode empty = farStage(0);
-        JsonNode small = farStage(10_000);
-        JsonNode large = farStage(1_000_000);
-        String count = count("far", DURABLE, "timeouts");
-        String days = count("far", DURABLE, "aheadDays");
+    private static void farTargets(StringJoiner rows, List<String> missed, DurableResults results, Targets targets) {
+        JsonNode empty = farStage(results, 0);
+        JsonNode small = farStage(results, 10_000);
+        JsonNode large = farStage(results, 1_000_000);
+        String count = results.count("far", DURABLE, "timeouts");
+        String days = results.count("far", DURABLE, "aheadDays");
         double held = large == null ? Double.NaN : large.get("held").asDouble();
         Targets.Target heldTarget = targets.get("durable-far-held");
         row(
@@ -534,11 +434,11 @@ final class DurableReport {
     }
 
     /** How many timeouts of {@code contender} ran twice or never, in the lateness and burst runs. */
-    private long wrong(DurableContender contender) {
+    private static long wrong(DurableResults results, DurableContender contender) {
         long wrong = 0;
         for (String experiment : new String[] {"lateness", "burst"}) {
-            wrong += (long) (zeroIfNaN(value(experiment, contender, "duplicates"))
-                    + zeroIfNaN(value(experiment, contender, "missing")));
+            wrong += (long) (zeroIfNaN(results.value(experiment, contender, "duplicates"))
+                    + zeroIfNaN(results.value(experiment, contender, "missing")));
         }
         return wrong;
     }
@@ -548,9 +448,9 @@ final class DurableReport {
     }
 
     /** The better of db-scheduler's two configurations: the higher value if {@code higher}, else the lower. */
-    private double best(String experiment, String field, boolean higher) {
-        double a = value(experiment, DEFAULTS, field);
-        double b = value(experiment, TUNED, field);
+    private static double best(DurableResults results, String experiment, String field, boolean higher) {
+        double a = results.value(experiment, DEFAULTS, field);
+        double b = results.value(experiment, TUNED, field);
         if (Double.isNaN(a) || Double.isNaN(b)) {
             return Double.isNaN(a) ? b : a;
         }
@@ -566,11 +466,11 @@ final class DurableReport {
     }
 
     /** {@code scheduleAll} against single calls and db-scheduler's {@code scheduleBatch}: medians of the rounds. */
-    private void bulkTargets(StringJoiner rows, List<String> missed, Targets targets) {
-        String count = count("bulk", DURABLE, "timeouts");
-        double all = value("bulk", DURABLE, "scheduleAllMedianMillis");
-        double single = value("bulk", DURABLE, "singleSchedulesMedianMillis");
-        double theirs = value("bulk", DURABLE, "dbSchedulerScheduleBatchMedianMillis");
+    private static void bulkTargets(StringJoiner rows, List<String> missed, DurableResults results, Targets targets) {
+        String count = results.count("bulk", DURABLE, "timeouts");
+        double all = results.value("bulk", DURABLE, "scheduleAllMedianMillis");
+        double single = results.value("bulk", DURABLE, "singleSchedulesMedianMillis");
+        double theirs = results.value("bulk", DURABLE, "dbSchedulerScheduleBatchMedianMillis");
         Targets.Target vsSingle = targets.get("durable-bulk");
         row(
                 rows,
@@ -596,7 +496,7 @@ final class DurableReport {
      * The bulk experiment's rounds, a row per way of writing and server: with commits flushed to disk
      * ({@code bulk}, PostgreSQL's defaults) and without ({@code bulk-unflushed}, the test server's settings).
      */
-    private void bulk(Template template) {
+    private static void bulk(Template template, DurableResults results) {
         StringJoiner rows = new StringJoiner("\n");
         String[][] ways = {
             {"one `scheduleAll`", "scheduleAllMillis", "scheduleAllMedianMillis"},
@@ -606,26 +506,26 @@ final class DurableReport {
         String[][] servers = {{"bulk", "flushed (PostgreSQL's defaults)"}, {"bulk-unflushed", "not flushed (fsync off)"}
         };
         for (String[] server : servers) {
-            JsonNode node = node(server[0], DURABLE);
+            JsonNode node = results.node(server[0], DURABLE);
             for (String[] way : ways) {
                 StringJoiner rounds = new StringJoiner(", ");
                 if (node != null && node.has(way[1])) {
                     node.get(way[1]).forEach(round -> rounds.add(Report.fmt(round.asDouble())));
                 }
-                rows.add("| " + server[1] + " | " + way[0] + " | " + Report.fmt(value(server[0], DURABLE, way[2]))
-                        + " | " + rounds + " |");
+                rows.add("| " + server[1] + " | " + way[0] + " | "
+                        + Report.fmt(results.value(server[0], DURABLE, way[2])) + " | " + rounds + " |");
             }
         }
-        template.put("durable-bulk-timeouts", count("bulk", DURABLE, "timeouts"))
+        template.put("durable-bulk-timeouts", results.count("bulk", DURABLE, "timeouts"))
                 .put("durable-bulk-rows", rows)
-                .put("durable-bulk-flushed-speedup", speedup("bulk"))
-                .put("durable-bulk-unflushed-speedup", speedup("bulk-unflushed"));
+                .put("durable-bulk-flushed-speedup", speedup(results, "bulk"))
+                .put("durable-bulk-unflushed-speedup", speedup(results, "bulk-unflushed"));
     }
 
     /** How many times faster one {@code scheduleAll} was than the committed single calls, in {@code experiment}. */
-    private String speedup(String experiment) {
-        return Report.x(value(experiment, DURABLE, "singleSchedulesMedianMillis")
-                / value(experiment, DURABLE, "scheduleAllMedianMillis"));
+    private static String speedup(DurableResults results, String experiment) {
+        return Report.x(results.value(experiment, DURABLE, "singleSchedulesMedianMillis")
+                / results.value(experiment, DURABLE, "scheduleAllMedianMillis"));
     }
 
     /** 0.1, 1, 10, 100, 1,000 ... */
@@ -641,14 +541,14 @@ final class DurableReport {
         if (!present) {
             return;
         }
-        List<DurableReport> views = new ArrayList<>();
+        List<DurableResults> views = new ArrayList<>();
         List<String> labels = new ArrayList<>();
         List<DurableContender> contenders = new ArrayList<>();
-        boolean both = all.containsKey(DurableDatabase.MARIADB);
+        boolean both = results.has(DurableDatabase.MARIADB);
         for (DurableDatabase db : DurableDatabase.values()) {
-            if (db == DurableDatabase.POSTGRESQL || all.containsKey(db)) {
+            if (db == DurableDatabase.POSTGRESQL || results.has(db)) {
                 for (DurableContender c : ALL) {
-                    views.add(on(db));
+                    views.add(results.on(db));
                     contenders.add(c);
                     labels.add(both ? c.label() + ", " + db.label() : c.label());
                 }
