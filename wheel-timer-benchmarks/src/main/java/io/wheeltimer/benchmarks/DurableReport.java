@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.StringJoiner;
 import tools.jackson.databind.JsonNode;
 
@@ -101,8 +100,8 @@ final class DurableReport {
                 .put("durable-idle-pending", results.count("idle", DURABLE, "pending"))
                 .put("durable-idle-window", Report.fmt(results.value("idle", DURABLE, "windowMillis") / 1e3))
                 .put("durable-load", results.loadRange());
-        far(template, results);
-        bulk(template, results);
+        DurableFarAndBulk.far(template, results);
+        DurableFarAndBulk.bulk(template, results);
         targets(template, results, targets);
         tables(template, results);
         template.put(
@@ -226,61 +225,8 @@ final class DurableReport {
         return c.label() + ", " + callsLabel(c, CALLS[(int) fastest[2]]) + ": " + Report.fmt(fastest[0]) + " ops/s";
     }
 
-    /** The {@code far} experiment: a line per stage, and the claim's plan. */
-    private static void far(Template template, DurableResults results) {
-        JsonNode node = results.node("far", DURABLE);
-        StringJoiner rows = new StringJoiner("\n");
-        if (node != null) {
-            for (JsonNode stage : node.get("stages")) {
-                String label = stage.get("rows").asLong() == 0
-                        ? "none (the empty instance)"
-                        : String.format(Locale.ROOT, "%,d", stage.get("rows").asLong());
-                rows.add(openRow(
-                                label + " | " + stage.get("held").asLong(),
-                                stage.get("heapAfterGcBytes").asDouble() / MB,
-                                field(stage, "claimMinMillis"),
-                                field(stage, "claimMedianMillis"),
-                                field(stage, "claimP90Millis"),
-                                field(stage, "claimMaxMillis"))
-                        + " | " + stage.get("claims").asLong()
-                        + " | " + Report.fmt(field(stage, "claimPlanningMillis"))
-                        + " / " + Report.fmt(field(stage, "claimExecutionMillis")) + " |");
-            }
-        }
-        StringJoiner plan = new StringJoiner("\n");
-        if (node != null && node.has("claimPlan")) {
-            node.get("claimPlan").forEach(line -> plan.add(line.asString()));
-        }
-        template.put("durable-far-rows", rows)
-                .put("durable-far-timeouts", results.count("far", DURABLE, "timeouts"))
-                .put("durable-far-days", results.count("far", DURABLE, "aheadDays"))
-                .put("durable-far-rate", Report.fmt(results.value("far", DURABLE, "schedulesPerSecond")))
-                .put("durable-far-seconds", Report.fmt(results.value("far", DURABLE, "scheduleMillis") / 1e3))
-                .put("durable-far-plan", plan);
-    }
-
-    private static final double MB = 1024 * 1024;
-
-    private static double field(JsonNode node, String name) {
-        return node.has(name) ? node.get(name).asDouble() : Double.NaN;
-    }
-
-    /** The stage of the {@code far} experiment with {@code rows} rows in the table; null if there is none. */
-    private static JsonNode farStage(DurableResults results, long rows) {
-        JsonNode node = results.node("far", DURABLE);
-        if (node == null) {
-            return null;
-        }
-        for (JsonNode stage : node.get("stages")) {
-            if (stage.get("rows").asLong() == rows) {
-                return stage;
-            }
-        }
-        return null;
-    }
-
     /** A row's label and {@code values}, left open (no closing bar) for more cells. */
-    private static String openRow(String label, double... values) {
+    static String openRow(String label, double... values) {
         String row = Report.row(label, values);
         return row.substring(0, row.length() - 2);
     }
@@ -392,9 +338,9 @@ final class DurableReport {
 
     /** Far-future timeouts: none held, the heap as the empty instance's, the claim as fast with 100 × the rows. */
     private static void farTargets(StringJoiner rows, List<String> missed, DurableResults results, Targets targets) {
-        JsonNode empty = farStage(results, 0);
-        JsonNode small = farStage(results, 10_000);
-        JsonNode large = farStage(results, 1_000_000);
+        JsonNode empty = DurableFarAndBulk.farStage(results, 0);
+        JsonNode small = DurableFarAndBulk.farStage(results, 10_000);
+        JsonNode large = DurableFarAndBulk.farStage(results, 1_000_000);
         String count = results.count("far", DURABLE, "timeouts");
         String days = results.count("far", DURABLE, "aheadDays");
         double held = large == null ? Double.NaN : large.get("held").asDouble();
@@ -407,9 +353,9 @@ final class DurableReport {
                 heldTarget.met(held),
                 "with " + count + " timeouts " + days + " days ahead, " + Report.fmt(held) + " were held");
         double emptyMb =
-                empty == null ? Double.NaN : empty.get("heapAfterGcBytes").asDouble() / MB;
+                empty == null ? Double.NaN : empty.get("heapAfterGcBytes").asDouble() / DurableFarAndBulk.MB;
         double largeMb =
-                large == null ? Double.NaN : large.get("heapAfterGcBytes").asDouble() / MB;
+                large == null ? Double.NaN : large.get("heapAfterGcBytes").asDouble() / DurableFarAndBulk.MB;
         Targets.Target heap = targets.get("durable-far-heap");
         row(
                 rows,
@@ -419,8 +365,8 @@ final class DurableReport {
                 heap.met(largeMb - emptyMb),
                 "the heap after GC grew by " + Report.fmt(largeMb - emptyMb) + " MB with " + count
                         + " timeouts far ahead, more than " + heap.thresholdDecimal() + " MB");
-        double smallClaim = small == null ? Double.NaN : field(small, "claimMedianMillis");
-        double largeClaim = large == null ? Double.NaN : field(large, "claimMedianMillis");
+        double smallClaim = small == null ? Double.NaN : DurableFarAndBulk.field(small, "claimMedianMillis");
+        double largeClaim = large == null ? Double.NaN : DurableFarAndBulk.field(large, "claimMedianMillis");
         Targets.Target claim = targets.get("durable-far-claim");
         row(
                 rows,
@@ -490,42 +436,6 @@ final class DurableReport {
                 vsDbScheduler.met(theirs / all),
                 "one scheduleAll of " + count + " took " + Report.fmt(all) + " ms against db-scheduler's scheduleBatch "
                         + Report.fmt(theirs) + " ms");
-    }
-
-    /**
-     * The bulk experiment's rounds, a row per way of writing and server: with commits flushed to disk
-     * ({@code bulk}, PostgreSQL's defaults) and without ({@code bulk-unflushed}, the test server's settings).
-     */
-    private static void bulk(Template template, DurableResults results) {
-        StringJoiner rows = new StringJoiner("\n");
-        String[][] ways = {
-            {"one `scheduleAll`", "scheduleAllMillis", "scheduleAllMedianMillis"},
-            {"`schedule` calls, each committing", "singleSchedulesMillis", "singleSchedulesMedianMillis"},
-            {"db-scheduler's `scheduleBatch`", "dbSchedulerScheduleBatchMillis", "dbSchedulerScheduleBatchMedianMillis"}
-        };
-        String[][] servers = {{"bulk", "flushed (PostgreSQL's defaults)"}, {"bulk-unflushed", "not flushed (fsync off)"}
-        };
-        for (String[] server : servers) {
-            JsonNode node = results.node(server[0], DURABLE);
-            for (String[] way : ways) {
-                StringJoiner rounds = new StringJoiner(", ");
-                if (node != null && node.has(way[1])) {
-                    node.get(way[1]).forEach(round -> rounds.add(Report.fmt(round.asDouble())));
-                }
-                rows.add("| " + server[1] + " | " + way[0] + " | "
-                        + Report.fmt(results.value(server[0], DURABLE, way[2])) + " | " + rounds + " |");
-            }
-        }
-        template.put("durable-bulk-timeouts", results.count("bulk", DURABLE, "timeouts"))
-                .put("durable-bulk-rows", rows)
-                .put("durable-bulk-flushed-speedup", speedup(results, "bulk"))
-                .put("durable-bulk-unflushed-speedup", speedup(results, "bulk-unflushed"));
-    }
-
-    /** How many times faster one {@code scheduleAll} was than the committed single calls, in {@code experiment}. */
-    private static String speedup(DurableResults results, String experiment) {
-        return Report.x(results.value(experiment, DURABLE, "singleSchedulesMedianMillis")
-                / results.value(experiment, DURABLE, "scheduleAllMedianMillis"));
     }
 
     /** Writes the chart {@link #CHART} into {@code docs}, if there are results: {@link DurableChart}'s. */
