@@ -10,11 +10,13 @@ import java.util.StringJoiner;
  * The durable-timeouts part of the benchmark report: durable timeouts against db-scheduler, from the
  * {@link DurableExperiments} lines in {@code durable.jsonl}: those on PostgreSQL (a line that names no
  * database is one) in the section's main tables, and those on MariaDB, if any, in a subsection of their
- * own ({@value #MARIADB_TEMPLATE}) with the same tables and targets. {@link Report} includes it when that file lies
+ * own ({@link DurableMariaDb}) with the same tables and targets. {@link Report} includes it when that file lies
  * beside the main JMH results. Run on its own, {@code DurableReport DURABLE_JSONL DOCS_DIR COMMAND} puts the
  * section into an existing {@code benchmarks.md}, in place of the one there (between its markers), or
  * before "Reproduce" if it has none, and writes the chart {@code benchmarks-durable.svg}; the rest of the
- * report is left as it is.
+ * report is left as it is. The lateness, payment, burst and idle tables are rendered here; the targets in
+ * {@link DurableTargets}, the far and bulk tables in {@link DurableFarAndBulk} and the chart in
+ * {@link DurableChart}, all from the {@link DurableResults} of a database.
  */
 final class DurableReport {
 
@@ -26,9 +28,6 @@ final class DurableReport {
     private static final DurableContender DURABLE = DurableContender.DURABLE;
     private static final DurableContender DEFAULTS = DurableContender.DB_SCHEDULER;
     private static final DurableContender TUNED = DurableContender.DB_SCHEDULER_TUNED;
-
-    /** The MariaDB subsection's prose, on the class path. */
-    static final String MARIADB_TEMPLATE = "/benchmarks-durable-mariadb.md.template";
 
     private final DurableResults results;
     private final Path lines;
@@ -103,34 +102,13 @@ final class DurableReport {
         tables(template, results);
         template.put(
                 "durable-mariadb",
-                results.has(DurableDatabase.MARIADB) ? mariaDb(results.on(DurableDatabase.MARIADB), targets) : "");
-    }
-
-    /**
-     * The MariaDB subsection, from {@value #MARIADB_TEMPLATE}: the same tables and targets as
-     * PostgreSQL's (but for the {@code far} experiment, which runs on PostgreSQL only).
-     */
-    private static String mariaDb(DurableResults results, Targets targets) {
-        Template template = Template.load(MARIADB_TEMPLATE);
-        template.put("durable-version", results.version())
-                .put(
-                        "durable-quick",
-                        results.quick()
-                                ? " **A QUICK smoke run: fewer timeouts and shorter windows, the numbers mean nothing.**"
-                                : "")
-                .put("durable-load", results.loadRange())
-                .put("durable-p99", Report.fmt(results.value("lateness", DURABLE, "p99Millis")))
-                .put("durable-timeouts", results.count("lateness", DURABLE, "timeouts"))
-                .put("durable-spread", Report.fmt(results.value("lateness", DURABLE, "spreadMillis") / 1e3))
-                .put("durable-tuned-p99", Report.fmt(results.value("lateness", TUNED, "p99Millis")))
-                .put("durable-defaults-p99", Report.fmt(results.value("lateness", DEFAULTS, "p99Millis")));
-        DurableTargets.fill(template, results, targets);
-        tables(template, results);
-        return template.fill();
+                results.has(DurableDatabase.MARIADB)
+                        ? DurableMariaDb.fill(results.on(DurableDatabase.MARIADB), targets)
+                        : "");
     }
 
     /** The lateness, payment, burst and idle tables of {@code results}' database. */
-    private static void tables(Template template, DurableResults results) {
+    static void tables(Template template, DurableResults results) {
         StringJoiner lateness = new StringJoiner("\n");
         StringJoiner payment = new StringJoiner("\n");
         StringJoiner burst = new StringJoiner("\n");
