@@ -108,7 +108,7 @@ final class TimeoutQueries {
                 + " holder = ?, version = GREATEST(version + 1, ?)" + row + " AND failed_at IS NOT NULL";
         this.version = "SELECT version, deadline FROM " + table + row;
         this.countPending =
-                "SELECT COUNT(*) FROM " + table + " WHERE task = ? AND due_at IS NOT NULL" + " AND failed_at IS NULL";
+                "SELECT COUNT(*) FROM " + table + " WHERE task = ? AND due_at IS NOT NULL AND failed_at IS NULL";
         this.discard = "DELETE FROM " + table + row + " AND failed_at IS NOT NULL";
         this.deleteVersion = "DELETE FROM " + table + row + " AND version = ? AND failed_at IS NULL";
     }
