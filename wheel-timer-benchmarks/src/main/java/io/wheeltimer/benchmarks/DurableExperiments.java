@@ -3,7 +3,6 @@ package io.wheeltimer.benchmarks;
 import com.zaxxer.hikari.HikariDataSource;
 import io.wheeltimer.testsupport.CountingDataSource;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,16 +53,9 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@code idle}: 100,000 timeouts pending an hour ahead, nothing due: the statements the contender
  *       runs per second over 60 s (counted on the client by {@link CountingDataSource}), and per its
  *       poll interval;
- *   <li>{@code far} (the durable timer on PostgreSQL only): 1,000,000 timeouts scheduled 30 days ahead by plain
- *       {@code schedule} calls on 4 threads, in three stages (10,000, 100,000, then 1,000,000 rows in
- *       the table). For the empty instance (started, 2,000 scheduled and cancelled as a warm-up) and
- *       after each stage, once {@code ANALYZE} has brought the table's statistics up to date (as
- *       autovacuum does within a minute of such a change): the timeouts it holds, the heap used after a
- *       full garbage collection (the least of five readings, each after {@code System.gc()}), the time
- *       of each claim the poller ran over the next 30 polls, timed on the client by
- *       {@link TimedStatements}, and PostgreSQL's planning and execution time of that claim
- *       ({@code EXPLAIN ANALYZE}, with the values a poll binds; the third of three), whose plan at
- *       1,000,000 rows is kept.
+ *   <li>{@code far} (the durable timer on PostgreSQL only): 1,000,000 timeouts scheduled 30 days ahead, in
+ *       three stages: after each, the timeouts the instance holds, its heap after a full garbage
+ *       collection, and the time of its claims; measured by {@link DurableFarExperiment}.
  * </ul>
  *
  * <p>Lateness and burst first schedule and cancel 2,000 timeouts two hours ahead, unmeasured: a warm-up
@@ -81,22 +73,17 @@ public final class DurableExperiments {
 
     private static final int SCHEDULING_THREADS = 4;
 
-    /** How the durable timer's claim on PostgreSQL begins: the one statement of its kind. */
-    private static final String CLAIM_PREFIX = "WITH due AS";
+    static final Clock CLOCK = Clock.systemUTC();
 
-    private static final Clock CLOCK = Clock.systemUTC();
+    // Package-private, as are CLOCK, onThreads and pendingRows: DurableFarExperiment runs on them too.
+    final DurableContender contender;
+    final boolean quick;
+    final CountingDataSource counting;
+    final JdbcTemplate direct;
+    final Recorder recorder = new Recorder();
+    DurableContender.Durable durable;
 
-    private final DurableContender contender;
-    private final boolean quick;
-    private final CountingDataSource counting;
-    private final JdbcTemplate direct;
     private final TransactionTemplate transactions;
-    private final Recorder recorder = new Recorder();
-    private DurableContender.Durable durable;
-    /** The poller's claims, timed: in the {@code far} experiment only. */
-    private TimedStatements claims;
-    /** The claim's plan at the last stage of {@code far}, as {@code EXPLAIN ANALYZE} gave it. */
-    private List<String> lastPlan = List.of();
 
     private volatile boolean stopping;
 
@@ -136,12 +123,13 @@ public final class DurableExperiments {
                     connection -> connection.getMetaData().getDatabaseProductVersion()));
             boolean callerTransactions = !args[0].startsWith("payment-own-");
             DataSource dataSource = run.counting;
+            DurableFarExperiment far = null;
             if (args[0].equals("far")) {
                 if (contender != DurableContender.DURABLE) {
                     throw new IllegalArgumentException("far measures the durable timer only, not " + contender);
                 }
-                run.claims = new TimedStatements(run.counting, CLAIM_PREFIX);
-                dataSource = run.claims;
+                far = new DurableFarExperiment(run);
+                dataSource = far.claims();
             }
             run.durable = contender.start(
                     database, dataSource, run.transactions.getTransactionManager(), run.recorder, callerTransactions);
@@ -153,7 +141,7 @@ public final class DurableExperiments {
                 case "payment-own-4" -> run.payment(4, false, result);
                 case "burst" -> run.burst(result);
                 case "idle" -> run.idle(result);
-                case "far" -> run.far(result);
+                case "far" -> far.measure(result);
                 default -> throw new IllegalArgumentException("unknown experiment " + args[0]);
             }
             // How busy the host was: the 1-minute load average as the measurement ends (2 cores here).
@@ -329,106 +317,6 @@ public final class DurableExperiments {
         result.put("ran", recorder.ran.sum());
     }
 
-    private void far(Map<String, Object> result) throws InterruptedException {
-        int[] stages = quick ? new int[] {2_000, 20_000} : new int[] {10_000, 100_000, 1_000_000};
-        int polls = quick ? 5 : 30;
-        long first = CLOCK.millis() + TimeUnit.DAYS.toMillis(30);
-        recorder.expect(new long[0]);
-        onThreads(2_000, i -> durable.schedule("w" + i, Instant.ofEpochMilli(first)));
-        onThreads(2_000, i -> durable.cancel("w" + i));
-        result.put("stages", new ArrayList<>(List.of(stage(0, polls))));
-        long scheduleNanos = 0;
-        int scheduled = 0;
-        for (int stage : stages) {
-            int from = scheduled;
-            long t0 = System.nanoTime();
-            // Deadlines a millisecond apart from 30 days ahead: 1,000,000 span 17 minutes.
-            onThreads(stage - from, i -> durable.schedule("f" + (from + i), Instant.ofEpochMilli(first + from + i)));
-            scheduleNanos += System.nanoTime() - t0;
-            scheduled = stage;
-            @SuppressWarnings("unchecked")
-            List<Object> rows = (List<Object>) result.get("stages");
-            rows.add(stage(scheduled, polls));
-        }
-        result.put("claimPlan", lastPlan);
-        result.put("timeouts", scheduled);
-        result.put("aheadDays", 30);
-        result.put("scheduleMillis", TimeUnit.NANOSECONDS.toMillis(scheduleNanos));
-        result.put("schedulesPerSecond", scheduled / (scheduleNanos / 1e9));
-        result.put("ran", recorder.ran.sum());
-    }
-
-    /**
-     * One line of the {@code far} experiment, once the table's statistics are brought up to date: what
-     * is held, the heap, the claims of the next {@code polls} polls, and PostgreSQL's own time for one.
-     */
-    private Map<String, Object> stage(int scheduled, int polls) throws InterruptedException {
-        // The claim's plan, and so its time, follow the statistics. Autovacuum gathers them within a minute
-        // (its default naptime) of a change this size; a stage here takes seconds.
-        direct.execute("ANALYZE " + contender.table());
-        claims.take(); // those that ran before
-        Thread.sleep(polls * contender.pollInterval().toMillis() + 500);
-        long[] claimNanos = claims.take();
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("scheduled", scheduled);
-        line.put("rows", pendingRows());
-        line.put("held", durable.held());
-        line.put("heapAfterGcBytes", heapAfterGc());
-        List<String> plan = List.of();
-        for (int i = 0; i < 3; i++) {
-            plan = explainClaim("EXPLAIN (ANALYZE, BUFFERS) ");
-        }
-        lastPlan = plan;
-        for (String text : plan) {
-            if (text.startsWith("Planning Time: ")) {
-                line.put("claimPlanningMillis", Double.parseDouble(text.replaceAll("[^0-9.]", "")));
-            } else if (text.startsWith("Execution Time: ")) {
-                line.put("claimExecutionMillis", Double.parseDouble(text.replaceAll("[^0-9.]", "")));
-            }
-        }
-        Arrays.sort(claimNanos);
-        line.put("claims", claimNanos.length);
-        if (claimNanos.length > 0) {
-            line.put("claimMinMillis", claimNanos[0] / 1e6);
-            line.put("claimMedianMillis", claimNanos[claimNanos.length / 2] / 1e6);
-            line.put("claimP90Millis", claimNanos[(int) (claimNanos.length * 0.9)] / 1e6);
-            line.put("claimMaxMillis", claimNanos[claimNanos.length - 1] / 1e6);
-        }
-        return line;
-    }
-
-    /**
-     * {@code explain} of the claim the poller last ran, with the values a poll binds now: due within the
-     * 10 s lookahead, healing its own rows past due by a poll interval, at most 1,000 rows; for an
-     * instance id no poll uses. With nothing due, even {@code ANALYZE} claims nothing.
-     */
-    private List<String> explainClaim(String explain) {
-        long now = CLOCK.millis();
-        String instance = "explain";
-        return direct.queryForList(
-                explain + claims.lastSql(),
-                String.class,
-                now + 10_000,
-                instance,
-                now - contender.pollInterval().toMillis(),
-                now,
-                DurableContender.TASK,
-                1_000,
-                instance);
-    }
-
-    /** The heap used after a full collection: the least of five readings, each just after {@code System.gc()}. */
-    private static long heapAfterGc() throws InterruptedException {
-        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-        long least = Long.MAX_VALUE;
-        for (int i = 0; i < 5; i++) {
-            System.gc();
-            Thread.sleep(100);
-            least = Math.min(least, memory.getHeapMemoryUsage().getUsed());
-        }
-        return least;
-    }
-
     // ---- helpers ----
 
     /**
@@ -473,7 +361,7 @@ public final class DurableExperiments {
     }
 
     /** Runs {@code action} for 0 until {@code count} on 4 threads, each taking every 4th; rethrows a failure. */
-    private static void onThreads(int count, IntConsumer action) throws InterruptedException {
+    static void onThreads(int count, IntConsumer action) throws InterruptedException {
         RuntimeException[] failure = new RuntimeException[1];
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < SCHEDULING_THREADS; t++) {
@@ -517,13 +405,13 @@ public final class DurableExperiments {
         result.put("leftPending", pendingRows());
     }
 
-    private long pendingRows() {
+    long pendingRows() {
         Long rows = direct.queryForObject("SELECT count(*) FROM " + contender.table(), Long.class);
         return rows == null ? 0 : rows;
     }
 
     /** Records each handler start: per key {@code k<i>}, how many times it ran and how late it first started. */
-    private static final class Recorder implements DurableContender.Handler {
+    static final class Recorder implements DurableContender.Handler {
         private volatile long[] deadlines = new long[0];
         private volatile AtomicIntegerArray runs = new AtomicIntegerArray(0);
         private volatile AtomicLongArray lateMicros = new AtomicLongArray(0);
