@@ -181,6 +181,35 @@ abstract class Dialect {
                 + String.join(", ", Collections.nCopies(taskCount, "?")) + ")";
     }
 
+    /**
+     * The claim where no {@code UPDATE} can read its own rows with {@code SKIP LOCKED} (H2, MySQL,
+     * MariaDB): a locking read of the claimable rows, soonest first, at most {@code limit} by
+     * {@code limitClause} (this database's way of bounding the rows, one parameter), skipping those
+     * another transaction has locked; then their holder set, one batch. The lease subquery is a plain
+     * read: a locking clause on the outer query does not lock (nor skip) the rows a subquery reads.
+     */
+    final List<TimeoutTable.Row> lockThenHold(
+            String limitClause,
+            String instance,
+            long dueBefore,
+            long now,
+            long healBefore,
+            List<String> tasks,
+            int limit) {
+        String select = "SELECT " + TimeoutTable.columns("c") + " FROM " + table + " c WHERE "
+                + claimable("c", tasks.size()) + " ORDER BY c.due_at " + limitClause + " FOR UPDATE SKIP LOCKED";
+        List<TimeoutTable.Row> locked = bounded.query(
+                select, TimeoutTable.ROW, claimArguments(dueBefore, instance, healBefore, now, tasks, limit));
+        if (!locked.isEmpty()) {
+            bounded.batchUpdate(
+                    "UPDATE " + table + " SET holder = ? WHERE task = ? AND timeout_key = ?",
+                    locked.stream()
+                            .map(r -> new Object[] {instance, r.task(), r.key()})
+                            .toList());
+        }
+        return locked;
+    }
+
     /** The parameters of {@link #claimable}, then {@code more}. */
     static Object[] claimArguments(
             long dueBefore, String instance, long healBefore, long now, List<String> tasks, Object... more) {

@@ -32,7 +32,6 @@ final class H2Dialect extends Dialect {
     private final String deleteForFiring;
     private final String deletePending;
     private final String upsertLease;
-    private final String setHolder;
     private final String releaseAll;
     private final String renewLeaseByDatabaseTime;
 
@@ -56,7 +55,6 @@ final class H2Dialect extends Dialect {
         this.deletePending = "SELECT version FROM OLD TABLE (DELETE FROM " + table
                 + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL)";
         this.upsertLease = "MERGE INTO " + instances + " (instance_id, lease_until) KEY (instance_id) VALUES (?, ?)";
-        this.setHolder = "UPDATE " + table + " SET holder = ? WHERE task = ? AND timeout_key = ?";
         this.renewLeaseByDatabaseTime = "SELECT lease_until FROM FINAL TABLE (MERGE INTO " + instances
                 + " (instance_id, lease_until) KEY (instance_id) VALUES (?,"
                 + " CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT) + ?))";
@@ -137,22 +135,11 @@ final class H2Dialect extends Dialect {
         bounded.update(upsertLease, instance, leaseUntil);
     }
 
-    /** Locks the rows to claim, skipping those another transaction has locked, then sets their holder (one batch). */
+    /** A locking read that skips locked rows, then the holder set: {@link #lockThenHold}. */
     @Override
     List<TimeoutTable.Row> claim(
             String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
-        String select = "SELECT " + TimeoutTable.columns("c") + " FROM " + table + " c WHERE "
-                + claimable("c", tasks.size()) + " ORDER BY c.due_at FETCH FIRST ? ROWS ONLY FOR UPDATE SKIP LOCKED";
-        List<TimeoutTable.Row> locked = bounded.query(
-                select, TimeoutTable.ROW, claimArguments(dueBefore, instance, healBefore, now, tasks, limit));
-        if (!locked.isEmpty()) {
-            bounded.batchUpdate(
-                    setHolder,
-                    locked.stream()
-                            .map(r -> new Object[] {instance, r.task(), r.key()})
-                            .toList());
-        }
-        return locked;
+        return lockThenHold("FETCH FIRST ? ROWS ONLY", instance, dueBefore, now, healBefore, tasks, limit);
     }
 
     /** Runs {@code call} again while it times out on a lock, for up to ten minutes. */

@@ -40,7 +40,6 @@ class MySqlDialect extends Dialect {
     private final String upsertLease;
     private final String renewLeaseByDatabaseTime;
     private final String lockHeld;
-    private final String setHolder;
     private final String release;
     private final LifeLock.Statements lifeLock;
 
@@ -67,7 +66,6 @@ class MySqlDialect extends Dialect {
                 + " LAST_INSERT_ID(ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) + ?)) ON DUPLICATE KEY UPDATE"
                 + " lease_until = LAST_INSERT_ID(ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) + ?)";
         this.lockHeld = "SELECT task, timeout_key FROM " + table + " WHERE holder = ? FOR UPDATE SKIP LOCKED";
-        this.setHolder = "UPDATE " + table + " SET holder = ? WHERE task = ? AND timeout_key = ?";
         this.release = "UPDATE " + table + " SET holder = NULL WHERE task = ? AND timeout_key = ? AND holder = ?";
         this.lifeLock = new LifeLock.Statements(
                 "SELECT GET_LOCK(" + lockName("?") + ", 0), CONNECTION_ID()",
@@ -246,25 +244,10 @@ class MySqlDialect extends Dialect {
         return leaseUntil.longValue() - leaseMillis;
     }
 
-    /**
-     * Locks the rows to claim, skipping those another transaction has locked, then sets their holder
-     * (one batch). The lease subquery is a plain read: a locking clause on the outer query does not lock
-     * (nor skip) the rows a subquery reads.
-     */
+    /** A locking read that skips locked rows, then the holder set: {@link #lockThenHold}. */
     @Override
     List<TimeoutTable.Row> claim(
             String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
-        String select = "SELECT " + TimeoutTable.columns("c") + " FROM " + table + " c WHERE "
-                + claimable("c", tasks.size()) + " ORDER BY c.due_at LIMIT ? FOR UPDATE SKIP LOCKED";
-        List<TimeoutTable.Row> locked = bounded.query(
-                select, TimeoutTable.ROW, claimArguments(dueBefore, instance, healBefore, now, tasks, limit));
-        if (!locked.isEmpty()) {
-            bounded.batchUpdate(
-                    setHolder,
-                    locked.stream()
-                            .map(r -> new Object[] {instance, r.task(), r.key()})
-                            .toList());
-        }
-        return locked;
+        return lockThenHold("LIMIT ?", instance, dueBefore, now, healBefore, tasks, limit);
     }
 }
