@@ -1,15 +1,11 @@
 package io.wheeltimer.testsupport.mariadb;
 
 import io.wheeltimer.testsupport.Directories;
+import io.wheeltimer.testsupport.ThrowawayServers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -197,7 +193,7 @@ public final class MariaDbServer implements AutoCloseable {
             waitFor(stopping, STOP_TIMEOUT);
             throw new IllegalStateException("The MariaDB server on port " + port + " did not shut down within "
                     + STOP_TIMEOUT + " of SIGTERM and was killed\n--- server log " + errorLog + " ---\n"
-                    + readErrorLog(0));
+                    + ThrowawayServers.readLog(errorLog, 0));
         }
     }
 
@@ -278,14 +274,14 @@ public final class MariaDbServer implements AutoCloseable {
 
     private synchronized void startOnFreePort() {
         for (int attempt = 1; ; attempt++) {
-            port = freePort();
-            long logStart = logSize();
+            port = ThrowawayServers.freePort(HOST);
+            long logStart = ThrowawayServers.logSize(errorLog);
             try {
                 launch();
                 return;
             } catch (IllegalStateException e) {
                 // Another process may have bound the port between freePort() and the server's bind.
-                String log = readErrorLog(logStart);
+                String log = ThrowawayServers.readLog(errorLog, logStart);
                 boolean portTaken = log.contains("Bind on TCP/IP port") || log.contains("Address already in use");
                 if (attempt == PORT_ATTEMPTS || !portTaken) {
                     throw e;
@@ -314,7 +310,7 @@ public final class MariaDbServer implements AutoCloseable {
             command.add("--user=root");
         }
         command.addAll(engineOptions());
-        long logStart = logSize();
+        long logStart = ThrowawayServers.logSize(errorLog);
         Process started;
         try {
             started = new ProcessBuilder(command)
@@ -345,7 +341,8 @@ public final class MariaDbServer implements AutoCloseable {
                         ? "exited with code " + started.exitValue()
                         : "did not accept connections within " + START_TIMEOUT)
                 + " (last connection error: " + last + ")\n  command: " + String.join(" ", command)
-                + "\n--- server log " + errorLog + ", from this start on ---\n" + readErrorLog(logStart));
+                + "\n--- server log " + errorLog + ", from this start on ---\n"
+                + ThrowawayServers.readLog(errorLog, logStart));
     }
 
     private void runToCompletion(String what, List<String> command) {
@@ -368,26 +365,6 @@ public final class MariaDbServer implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("MariaDB test server: could not run " + String.join(" ", command), e);
-        }
-    }
-
-    private long logSize() {
-        try {
-            return Files.size(errorLog);
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
-    /** The server log from byte {@code from} on: what one start added to it. */
-    private String readErrorLog(long from) {
-        try (SeekableByteChannel channel = Files.newByteChannel(errorLog)) {
-            channel.position(from);
-            return new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            return "(none written)\n";
-        } catch (IOException e) {
-            return "(unreadable: " + e + ")\n";
         }
     }
 
@@ -476,14 +453,6 @@ public final class MariaDbServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("MariaDB test server: interrupted while waiting for it to start", e);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not find a free port on " + HOST, e);
         }
     }
 }

@@ -1,15 +1,11 @@
 package io.wheeltimer.testsupport.postgres;
 
 import io.wheeltimer.testsupport.Directories;
+import io.wheeltimer.testsupport.ThrowawayServers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.channels.Channels;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -268,15 +264,15 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
     private synchronized void startOnFreePort() {
         for (int attempt = 1; ; attempt++) {
-            port = freePort();
-            long logStart = logSize();
+            port = ThrowawayServers.freePort(HOST);
+            long logStart = ThrowawayServers.logSize(serverLog);
             try {
                 pgCtlStart();
                 running = true;
                 return;
             } catch (IllegalStateException e) {
                 // Another process may have bound the port between freePort() and the server's bind.
-                String log = readServerLog(logStart);
+                String log = ThrowawayServers.readLog(serverLog, logStart);
                 boolean portTaken = log.contains("could not bind") || log.contains("Address already in use");
                 if (attempt == PORT_ATTEMPTS || !portTaken) {
                     throw e;
@@ -300,7 +296,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     private void run(String what, List<String> command) {
         List<String> full = user.command(command);
         Path output = directory.resolve("command.out");
-        long logStart = logSize();
+        long logStart = ThrowawayServers.logSize(serverLog);
         try {
             ProcessBuilder builder = new ProcessBuilder(full)
                     .directory(directory.toFile())
@@ -321,33 +317,13 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                         + "\n  command: " + String.join(" ", full)
                         + "\n--- its output ---\n" + Files.readString(output, StandardCharsets.UTF_8)
                         + "--- server log " + serverLog + (logStart > 0 ? ", from where this command began" : "")
-                        + " ---\n" + readServerLog(logStart));
+                        + " ---\n" + ThrowawayServers.readLog(serverLog, logStart));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("PostgreSQL test server: could not run " + String.join(" ", full), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("PostgreSQL test server: interrupted during " + what, e);
-        }
-    }
-
-    private long logSize() {
-        try {
-            return Files.size(serverLog);
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
-    /** The server log from byte {@code from} on: what one command added to it. */
-    private String readServerLog(long from) {
-        try (SeekableByteChannel channel = Files.newByteChannel(serverLog)) {
-            channel.position(from);
-            return new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            return "(none written)\n";
-        } catch (IOException e) {
-            return "(unreadable: " + e + ")\n";
         }
     }
 
@@ -416,13 +392,5 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                     + "lower-case letters, digits and _, not starting with a digit");
         }
         return database;
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not find a free port on " + HOST, e);
-        }
     }
 }
