@@ -82,7 +82,9 @@ public class OrderService {
      */
     @Transactional
     public Order place(String item) {
-        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // what the database keeps
+        // Whole milliseconds, as durable deadlines are kept: the deadline is then payBy itself, not up to a
+        // millisecond before it, so it never cancels an order whose window is still open.
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Order order = new Order(
                 UUID.randomUUID().toString(),
                 item,

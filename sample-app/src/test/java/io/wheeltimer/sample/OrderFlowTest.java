@@ -15,7 +15,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -72,8 +71,7 @@ class OrderFlowTest {
         assertThat(payBy).isEqualTo(createdAt.plus(WINDOW));
         // Its deadline is a durable timeout, in the orders' database, due at payBy (in milliseconds).
         assertThat(deadlines.find("order-payment", unpaidId))
-                .hasValueSatisfying(
-                        deadline -> assertThat(deadline.deadline()).isEqualTo(payBy.truncatedTo(ChronoUnit.MILLIS)));
+                .hasValueSatisfying(deadline -> assertThat(deadline.deadline()).isEqualTo(payBy));
 
         // It carries the item and payBy, stored as JSON, which its cancellation gets back as a PaymentDeadline.
         String data = deadlines.find("order-payment", unpaidId).orElseThrow().data();

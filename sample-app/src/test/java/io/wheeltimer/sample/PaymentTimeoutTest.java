@@ -7,7 +7,6 @@ import com.jayway.jsonpath.JsonPath;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wheeltimer.jdbc.DurableTimer;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -47,8 +46,7 @@ class PaymentTimeoutTest {
 
         assertThat(api.status(id)).isEqualTo("PENDING_PAYMENT");
         assertThat(deadlines.find("order-payment", id))
-                .hasValueSatisfying(
-                        deadline -> assertThat(deadline.deadline()).isEqualTo(payBy.truncatedTo(ChronoUnit.MILLIS)));
+                .hasValueSatisfying(deadline -> assertThat(deadline.deadline()).isEqualTo(payBy));
         assertThat(meters.get("wheel.timer.time.limit.exceeded")
                         .tag("task", "io.wheeltimer.sample.PaymentProvider.charge(String)")
                         .counter()

@@ -134,7 +134,9 @@ abstract class Dialect {
 
     /**
      * Writes the lease of {@code instance} to run until the database's time plus {@code leaseMillis},
-     * inserting its row the first time, and returns the database's time (epoch milliseconds): one
+     * inserting its row the first time, and returns the database's time (epoch milliseconds, truncated
+     * as Java's clock truncates: a reading rounded up would put the database's clock up to half a
+     * millisecond ahead, and deadlines would fire that much early): one
      * statement that renews the lease and reads the clock that judges it. Where the database has a
      * {@link LifeLock} and the claim does not ask for it ({@link #holderAlive}), the same statement ends
      * the lease of every other instance whose lock is free: it is dead.

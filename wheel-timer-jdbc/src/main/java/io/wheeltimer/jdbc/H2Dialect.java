@@ -57,7 +57,7 @@ final class H2Dialect extends Dialect {
         this.upsertLease = "MERGE INTO " + instances + " (instance_id, lease_until) KEY (instance_id) VALUES (?, ?)";
         this.renewLeaseByDatabaseTime = "SELECT lease_until FROM FINAL TABLE (MERGE INTO " + instances
                 + " (instance_id, lease_until) KEY (instance_id) VALUES (?,"
-                + " CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000 AS BIGINT) + ?))";
+                + " CAST(FLOOR(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000) AS BIGINT) + ?))";
         this.releaseAll = "UPDATE " + table + " SET holder = NULL WHERE holder = ? AND (task, timeout_key) IN"
                 + " (SELECT task, timeout_key FROM " + table + " WHERE holder = ? FOR UPDATE SKIP LOCKED)";
     }

@@ -63,8 +63,8 @@ class MySqlDialect extends Dialect {
         this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
                 + " ON DUPLICATE KEY UPDATE lease_until = ?";
         this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?,"
-                + " LAST_INSERT_ID(ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) + ?)) ON DUPLICATE KEY UPDATE"
-                + " lease_until = LAST_INSERT_ID(ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) + ?)";
+                + " LAST_INSERT_ID(FLOOR(UNIX_TIMESTAMP(NOW(6)) * 1000) + ?)) ON DUPLICATE KEY UPDATE"
+                + " lease_until = LAST_INSERT_ID(FLOOR(UNIX_TIMESTAMP(NOW(6)) * 1000) + ?)";
         this.lockHeld = "SELECT task, timeout_key FROM " + table + " WHERE holder = ? FOR UPDATE SKIP LOCKED";
         this.release = "UPDATE " + table + " SET holder = NULL WHERE task = ? AND timeout_key = ? AND holder = ?";
         this.lifeLock = new LifeLock.Statements(

@@ -42,7 +42,9 @@ final class PostgresDialect extends Dialect {
         this.deleteForFiring = "DELETE FROM " + table + HELD + " RETURNING data, trace_context";
         this.deletePending =
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL RETURNING version";
-        String databaseNow = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+        // Truncated to the millisecond as Java's clock is: a cast alone rounds, and a reading half a
+        // millisecond ahead would make deadlines fire up to that early.
+        String databaseNow = "floor(extract(epoch from clock_timestamp()) * 1000)::bigint";
         // The other instances whose lease is live but whose life lock no session holds are dead: their
         // lease ends now (a lease row another renewal has locked is left to it).
         String endDeadLeases = "WITH dead AS (UPDATE " + instances + " SET lease_until = 0 WHERE instance_id IN"

@@ -83,6 +83,27 @@ class DialectTest {
         }
     }
 
+    /**
+     * The database's time is read truncated to the millisecond, as this JVM's clock is: on one host,
+     * where both read the same system clock, every reading lies between the local readings around it.
+     * A reading rounded to the nearest millisecond lies after them about half the time.
+     */
+    @ParameterizedTest
+    @MethodSource("io.wheeltimer.jdbc.TestDatabase#tested")
+    void theDatabasesTimeIsTruncatedToTheMillisecondAsTheLocalClockIs(TestDatabase database) {
+        try (DurableFixture fixture = new DurableFixture(database)) {
+            Dialect dialect = Dialect.of(PRODUCT_NAMES.get(database), fixture.jdbc, fixture.jdbc, fixture.table)
+                    .orElseThrow();
+            for (int i = 0; i < 200; i++) {
+                long before = System.currentTimeMillis();
+                long databaseMillis =
+                        fixture.transactions.execute(status -> dialect.renewLeaseByDatabaseTime("clock-reader", 0));
+                long after = System.currentTimeMillis();
+                assertThat(databaseMillis).as("reading %d", i).isBetween(before, after);
+            }
+        }
+    }
+
     @Test
     void anotherProductHasNoDialect() {
         JdbcTemplate jdbc = new JdbcTemplate();
