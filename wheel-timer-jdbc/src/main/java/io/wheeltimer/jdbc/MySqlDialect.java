@@ -62,9 +62,10 @@ class MySqlDialect extends Dialect {
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND version = ? AND failed_at IS NULL";
         this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
                 + " ON DUPLICATE KEY UPDATE lease_until = ?";
+        String databaseNow = "FLOOR(UNIX_TIMESTAMP(NOW(6)) * 1000)";
         this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?,"
-                + " LAST_INSERT_ID(FLOOR(UNIX_TIMESTAMP(NOW(6)) * 1000) + ?)) ON DUPLICATE KEY UPDATE"
-                + " lease_until = LAST_INSERT_ID(FLOOR(UNIX_TIMESTAMP(NOW(6)) * 1000) + ?)";
+                + " LAST_INSERT_ID(" + databaseNow + " + ?)) ON DUPLICATE KEY UPDATE"
+                + " lease_until = LAST_INSERT_ID(" + databaseNow + " + ?)";
         this.lockHeld = "SELECT task, timeout_key FROM " + table + " WHERE holder = ? FOR UPDATE SKIP LOCKED";
         this.release = "UPDATE " + table + " SET holder = NULL WHERE task = ? AND timeout_key = ? AND holder = ?";
         this.lifeLock = new LifeLock.Statements(

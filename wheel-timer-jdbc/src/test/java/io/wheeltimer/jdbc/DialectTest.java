@@ -50,8 +50,7 @@ class DialectTest {
         int threads = 4;
         int upsertsEach = 25;
         try (DurableFixture fixture = new DurableFixture(database)) {
-            Dialect dialect = Dialect.of(PRODUCT_NAMES.get(database), fixture.jdbc, fixture.jdbc, fixture.table)
-                    .orElseThrow();
+            Dialect dialect = dialectOf(database, fixture);
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             List<Future<List<Long>>> written = new ArrayList<>();
             CountDownLatch start = new CountDownLatch(1);
@@ -92,8 +91,7 @@ class DialectTest {
     @MethodSource("io.wheeltimer.jdbc.TestDatabase#tested")
     void theDatabasesTimeIsTruncatedToTheMillisecondAsTheLocalClockIs(TestDatabase database) {
         try (DurableFixture fixture = new DurableFixture(database)) {
-            Dialect dialect = Dialect.of(PRODUCT_NAMES.get(database), fixture.jdbc, fixture.jdbc, fixture.table)
-                    .orElseThrow();
+            Dialect dialect = dialectOf(database, fixture);
             for (int i = 0; i < 200; i++) {
                 long before = System.currentTimeMillis();
                 long databaseMillis =
@@ -102,6 +100,12 @@ class DialectTest {
                 assertThat(databaseMillis).as("reading %d", i).isBetween(before, after);
             }
         }
+    }
+
+    /** The dialect of {@code database}, on the fixture's table. */
+    private static Dialect dialectOf(TestDatabase database, DurableFixture fixture) {
+        return Dialect.of(PRODUCT_NAMES.get(database), fixture.jdbc, fixture.jdbc, fixture.table)
+                .orElseThrow();
     }
 
     @Test
