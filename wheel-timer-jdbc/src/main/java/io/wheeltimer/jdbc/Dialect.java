@@ -1,5 +1,6 @@
 package io.wheeltimer.jdbc;
 
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.SqlParameterValue;
 
 /**
  * What differs between databases: the statements that plain SQL cannot write the same way
@@ -84,11 +86,13 @@ abstract class Dialect {
     abstract void upsertTimeouts(List<TimeoutTable.Write> writes);
 
     /**
-     * Deletes the row that {@code holder} runs, if it is still that version and still held by it,
+     * Deletes the row that {@code holder} runs, if it is still that version, still held by it and due
+     * by the time that judges ({@code judgedNowMillis}, or the database's own time where it is null),
      * returning what was stored with it; empty when it was not. Locks the row until the transaction
      * ends, so a concurrent cancel waits and then finds nothing.
      */
-    abstract Optional<TimeoutTable.Stored> deleteForFiring(String task, String key, long version, String holder);
+    abstract Optional<TimeoutTable.Stored> deleteForFiring(
+            String task, String key, long version, String holder, Long judgedNowMillis);
 
     /**
      * Locks the pending rows of {@code task} among {@code keys} (at most a few hundred) until the
@@ -113,6 +117,44 @@ abstract class Dialect {
     /** The condition of a row {@code holder} holds at a version, pending: parameters task, key, version, holder. */
     static final String HELD =
             " WHERE task = ? AND timeout_key = ? AND version = ? AND holder = ? AND failed_at IS NULL";
+
+    /**
+     * The database's time in epoch milliseconds, an SQL expression: truncated to the millisecond as
+     * Java's clock truncates (a reading rounded up would put the database's clock up to half a
+     * millisecond ahead), and independent of the session's time zone (a local time converted back is
+     * ambiguous in the repeated hour of a daylight-saving zone). A constant of each dialect.
+     */
+    abstract String nowMillis();
+
+    /** A parameter of SQL type BIGINT, as this database writes it. */
+    String bigintParameter() {
+        return "CAST(? AS BIGINT)";
+    }
+
+    /**
+     * The condition of a row {@code holder} holds at a version, pending and due: {@link #HELD} and a
+     * due time no later than the time that judges, a parameter after HELD's, or where it is null the
+     * database's own time. A run starts only once this holds, so no error of the offset this instance
+     * measured to the database's clock can start one early.
+     */
+    final String heldAndDue() {
+        return HELD + " AND due_at <= COALESCE(" + bigintParameter() + ", " + nowMillis() + ")";
+    }
+
+    /** The arguments of {@link #heldAndDue}: the time that judges passed as a BIGINT, null for the database's. */
+    static Object[] heldAndDueArguments(String task, String key, long version, String holder, Long judgedNowMillis) {
+        return new Object[] {task, key, version, holder, new SqlParameterValue(Types.BIGINT, judgedNowMillis)};
+    }
+
+    /**
+     * Reads the database's time, in epoch milliseconds, in a statement of its own.
+     *
+     * @throws org.springframework.dao.DataAccessException if the database cannot be reached
+     */
+    long databaseMillis() {
+        Long millis = bounded.queryForObject("SELECT " + nowMillis(), Long.class);
+        return millis == null ? 0 : millis;
+    }
 
     /** What a query of the data columns finds: the data and trace context of its one row, if any. */
     static Optional<TimeoutTable.Stored> stored(List<TimeoutTable.Stored> found) {

@@ -49,6 +49,8 @@ final class Firing {
     private int inFlight;
     /** The rows of those runs, so that a poll never arms one of them again. */
     private final Set<ArmedTimeouts.Id> busy = ConcurrentHashMap.newKeySet();
+    /** Entries that came due while a run of their row was under way here, by row. */
+    private final Map<ArmedTimeouts.Id, Entry> waitingForItsRow = new ConcurrentHashMap<>();
     /** Runs handed to the executor that have not started: waiting for a thread. */
     private final AtomicInteger waitingForAThread = new AtomicInteger();
 
@@ -75,11 +77,21 @@ final class Firing {
         this.retries = new Retries(settings, armed, table, transactions, listener, running, databaseTrouble);
     }
 
-    /** On the wheel's thread: hands the run to the executor. */
+    /**
+     * On the wheel's thread: hands the run to the executor. An entry that comes due while a run of its
+     * row is still under way here (a retry, or a reschedule to now, armed before that run ended) waits
+     * for that run: it is handed over the moment the run ends.
+     */
     void dispatch(Entry entry) {
-        if (!running.getAsBoolean() || !armed.isCurrent(entry) || !busy.add(entry.id)) {
+        if (!running.getAsBoolean() || !armed.isCurrent(entry)) {
             return;
         }
+        // Put first, then look whether the row is busy: a run that ends in between finds it and hands it over.
+        waitingForItsRow.put(entry.id, entry);
+        if (!busy.add(entry.id)) {
+            return;
+        }
+        waitingForItsRow.remove(entry.id, entry);
         synchronized (inFlightLock) {
             inFlight++;
         }
@@ -139,6 +151,10 @@ final class Firing {
                 inFlightLock.notifyAll();
             }
         }
+        Entry next = waitingForItsRow.remove(entry.id);
+        if (next != null) {
+            dispatch(next);
+        }
     }
 
     /** On the executor: delete the row and run the handler in one transaction. */
@@ -154,9 +170,16 @@ final class Firing {
         try {
             ran = transactions.execute(status -> {
                 Optional<TimeoutTable.Stored> stored = table.get()
-                        .deleteForFiring(armedTimeout.task(), armedTimeout.key(), entry.version, settings.instanceId());
+                        .deleteForFiring(
+                                armedTimeout.task(),
+                                armedTimeout.key(),
+                                entry.version,
+                                settings.instanceId(),
+                                judgedNowMillis());
                 if (stored.isEmpty()) {
-                    return false; // cancelled, rescheduled, or taken over by another instance meanwhile
+                    // Cancelled, rescheduled, taken over by another instance meanwhile, or not yet due
+                    // by the clock that judges: reconciled below.
+                    return false;
                 }
                 started[0] = true;
                 // The data and context travel with the row; the deadline is the one scheduled.
@@ -204,6 +227,23 @@ final class Firing {
         }
     }
 
+    /** The time that judges whether a row is due, for the statement that starts its run: null for the database's own. */
+    private Long judgedNowMillis() {
+        return settings.timeSource() == TimeSource.DATABASE ? null : clock.millis();
+    }
+
+    /** The time that judges, read now: the database's in a statement of its own, or the builder's clock. */
+    private long freshNowMillis() {
+        if (clock instanceof DatabaseClock database) {
+            try {
+                return database.read();
+            } catch (RuntimeException e) {
+                return clock.millis(); // the database's clock as last measured; the run's statement judges again
+            }
+        }
+        return clock.millis();
+    }
+
     /** The most lateness a {@link Duration} of nanoseconds holds (about 292 years): meters record in nanoseconds. */
     static final Duration MAX_LATENESS = Duration.ofNanos(Long.MAX_VALUE);
 
@@ -242,6 +282,14 @@ final class Firing {
         }
         if (row.isPresent() && settings.instanceId().equals(row.get().holder())) {
             TimeoutTable.Row r = row.get();
+            if (r.version() == entry.version && armed.isCurrent(entry)) {
+                // The very row it armed, still held here: not due yet by the clock that judges (the
+                // offset this instance measured erred early, or the wheel fired before the deadline's
+                // millisecond). Armed again for when it is due by that clock, read afresh.
+                long waitMillis = Math.max(1, r.dueAt() - freshNowMillis());
+                armed.armAgain(entry, entry.attempts, clock.millis() + waitMillis);
+                return;
+            }
             Entry current = armed.current(r.task(), r.key());
             if (current == null || current == entry || current.version != r.version()) {
                 armed.arm(

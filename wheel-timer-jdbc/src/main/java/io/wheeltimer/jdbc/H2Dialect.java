@@ -51,13 +51,13 @@ final class H2Dialect extends Dialect {
         this.upsertTimeout = "SELECT version FROM FINAL TABLE (" + merge + ")";
         this.lockPending =
                 "SELECT version FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL FOR UPDATE";
-        this.deleteForFiring = "SELECT data, trace_context FROM OLD TABLE (DELETE FROM " + table + HELD + ")";
+        this.deleteForFiring = "SELECT data, trace_context FROM OLD TABLE (DELETE FROM " + table + heldAndDue() + ")";
         this.deletePending = "SELECT version FROM OLD TABLE (DELETE FROM " + table
                 + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL)";
         this.upsertLease = "MERGE INTO " + instances + " (instance_id, lease_until) KEY (instance_id) VALUES (?, ?)";
         this.renewLeaseByDatabaseTime = "SELECT lease_until FROM FINAL TABLE (MERGE INTO " + instances
                 + " (instance_id, lease_until) KEY (instance_id) VALUES (?,"
-                + " CAST(FLOOR(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000) AS BIGINT) + ?))";
+                + " " + nowMillis() + " + ?))";
         this.releaseAll = "UPDATE " + table + " SET holder = NULL WHERE holder = ? AND (task, timeout_key) IN"
                 + " (SELECT task, timeout_key FROM " + table + " WHERE holder = ? FOR UPDATE SKIP LOCKED)";
     }
@@ -65,6 +65,11 @@ final class H2Dialect extends Dialect {
     @Override
     String scripts() {
         return "h2";
+    }
+
+    @Override
+    String nowMillis() {
+        return "CAST(FLOOR(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP) * 1000) AS BIGINT)";
     }
 
     @Override
@@ -94,8 +99,12 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    Optional<TimeoutTable.Stored> deleteForFiring(String task, String key, long version, String holder) {
-        return stored(bounded.query(deleteForFiring, TimeoutTable.STORED, task, key, version, holder));
+    Optional<TimeoutTable.Stored> deleteForFiring(
+            String task, String key, long version, String holder, Long judgedNowMillis) {
+        return stored(bounded.query(
+                deleteForFiring,
+                TimeoutTable.STORED,
+                heldAndDueArguments(task, key, version, holder, judgedNowMillis)));
     }
 
     /**

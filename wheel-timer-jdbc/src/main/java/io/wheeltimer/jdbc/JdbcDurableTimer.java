@@ -12,10 +12,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.unit.DataSize;
 
@@ -87,11 +89,36 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     /** Default {@link Builder#retryDelay}: 10 s. */
     public static final Duration DEFAULT_RETRY_DELAY = Duration.ofSeconds(10);
 
+    /** Default {@link Builder#retryMaxDelay}: 10 minutes. */
+    public static final Duration DEFAULT_RETRY_MAX_DELAY = Duration.ofMinutes(10);
+
+    /** Most threads of the default {@link Builder#executor}: 64. */
+    public static final int DEFAULT_EXECUTOR_THREADS = 64;
+
     /** Default {@link Builder#maxAttempts}: 10. */
     public static final int DEFAULT_MAX_ATTEMPTS = 10;
 
     /** Default {@link Builder#maxDataSize}: 64 KB, counted in UTF-8 bytes of the stored text. */
     public static final DataSize DEFAULT_MAX_DATA_SIZE = DataSize.ofKilobytes(64);
+
+    /** The default executor: {@value #DEFAULT_EXECUTOR_THREADS} threads at most, a queue of one batch. */
+    static ThreadPoolExecutor defaultExecutor(int batchSize) {
+        AtomicInteger threads = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                DEFAULT_EXECUTOR_THREADS,
+                DEFAULT_EXECUTOR_THREADS,
+                1,
+                TimeUnit.MINUTES,
+                new ArrayBlockingQueue<>(batchSize),
+                task -> {
+                    Thread t = new Thread(task, "wheel-timer-durable-" + threads.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                },
+                new ThreadPoolExecutor.AbortPolicy());
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
 
     /** Longest wait in {@link #stop()} for the handlers running at that moment. */
     private static final Duration STOP_WAIT_FOR_HANDLERS = Duration.ofSeconds(10);
@@ -365,6 +392,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         private Duration lease = DEFAULT_LEASE;
         private int batchSize = DEFAULT_BATCH_SIZE;
         private Duration retryDelay = DEFAULT_RETRY_DELAY;
+        private Duration retryMaxDelay = DEFAULT_RETRY_MAX_DELAY;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
         private String instanceId;
         private Executor executor;
@@ -416,9 +444,24 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
             return this;
         }
 
-        /** Wait before a failed run is retried; default 10 s, at least 1 ms. */
+        /**
+         * Wait before the first retry of a failed run; default 10 s, at least 1 ms. Each further retry
+         * waits twice as long as the one before, at most {@link #retryMaxDelay}, each stretched or
+         * shrunk by a random factor of up to 20%.
+         */
         public Builder retryDelay(Duration retryDelay) {
             this.retryDelay = TimerSettings.atLeastOneMillisecond("retryDelay", retryDelay);
+            return this;
+        }
+
+        /**
+         * Longest wait between two retries of a failed run, before its random factor of up to 20%;
+         * default 10 minutes, at least 1 ms, and never less than {@link #retryDelay} (a shorter one
+         * counts as {@code retryDelay}). With the defaults, 10 attempts span over 30 minutes: a
+         * downstream outage that long gives up nothing.
+         */
+        public Builder retryMaxDelay(Duration retryMaxDelay) {
+            this.retryMaxDelay = TimerSettings.atLeastOneMillisecond("retryMaxDelay", retryMaxDelay);
             return this;
         }
 
@@ -437,7 +480,13 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
             return this;
         }
 
-        /** Where handlers run (never the wheel's worker); default a {@code SimpleAsyncTaskExecutor} of its own. */
+        /**
+         * Where handlers run (never the wheel's worker); default a pool of its own of at most
+         * {@value JdbcDurableTimer#DEFAULT_EXECUTOR_THREADS} threads (daemon threads, ended when idle for
+         * a minute) whose queue holds one batch: a burst of timeouts due at once waits for a thread, and
+         * what the full pool refuses is let go at the next poll for any instance to run, rather than a
+         * thread started per timeout. An executor given here may refuse too, with the same effect.
+         */
         public Builder executor(Executor executor) {
             this.executor = Objects.requireNonNull(executor, "executor must not be null");
             return this;
@@ -525,9 +574,10 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                     lease,
                     batchSize,
                     retryDelay,
+                    retryMaxDelay,
                     maxAttempts,
                     instanceId != null ? instanceId : TimerSettings.defaultInstanceId(),
-                    executor != null ? executor : new SimpleAsyncTaskExecutor("wheel-timer-durable-"),
+                    executor != null ? executor : defaultExecutor(batchSize),
                     clock,
                     timeSource,
                     maxDataSize.toBytes(),

@@ -49,10 +49,10 @@ final class Lease {
             t.renewLease(settings.instanceId(), nowMillis + leaseMillis);
             return;
         }
-        long before = databaseClock.local().millis();
+        long beforeNanos = databaseClock.monotonicNanos();
         long databaseMillis = t.renewLeaseByDatabaseTime(settings.instanceId(), leaseMillis);
-        long after = databaseClock.local().millis();
-        databaseClock.measured(databaseMillis, before, after);
+        long afterNanos = databaseClock.monotonicNanos();
+        databaseClock.measured(databaseMillis, beforeNanos, afterNanos, databaseClock.wallMillis());
         Duration offset = databaseClock.offset();
         if (offset.abs().compareTo(Duration.ofSeconds(1)) > 0) {
             skew.report(

@@ -16,7 +16,7 @@ final class MariaDbDialect extends MySqlDialect {
         super(calls, bounded, table);
         this.deletePending =
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL RETURNING version";
-        this.deleteForFiring = "DELETE FROM " + table + HELD + " RETURNING data, trace_context";
+        this.deleteForFiring = "DELETE FROM " + table + heldAndDue() + " RETURNING data, trace_context";
     }
 
     @Override
@@ -32,7 +32,11 @@ final class MariaDbDialect extends MySqlDialect {
 
     /** One statement, where MySQL needs a locking read first. */
     @Override
-    Optional<TimeoutTable.Stored> deleteForFiring(String task, String key, long version, String holder) {
-        return stored(bounded.query(deleteForFiring, TimeoutTable.STORED, task, key, version, holder));
+    Optional<TimeoutTable.Stored> deleteForFiring(
+            String task, String key, long version, String holder, Long judgedNowMillis) {
+        return stored(bounded.query(
+                deleteForFiring,
+                TimeoutTable.STORED,
+                heldAndDueArguments(task, key, version, holder, judgedNowMillis)));
     }
 }

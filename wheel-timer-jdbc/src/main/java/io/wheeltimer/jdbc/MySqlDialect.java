@@ -53,7 +53,7 @@ class MySqlDialect extends Dialect {
                 + " ON DUPLICATE KEY UPDATE deadline = ?, due_at = ?, holder = ?,"
                 + " version = LAST_INSERT_ID(GREATEST(version + 1, ?)), attempts = 0, last_error = NULL,"
                 + " failed_at = NULL, data = ?, trace_context = ?";
-        this.lockFiring = "SELECT data, trace_context FROM " + table + HELD + " FOR UPDATE";
+        this.lockFiring = "SELECT data, trace_context FROM " + table + heldAndDue() + " FOR UPDATE";
         this.deleteFiring = "DELETE FROM " + table + HELD;
         this.lastInsertId = "SELECT LAST_INSERT_ID()";
         this.lockPending =
@@ -62,7 +62,7 @@ class MySqlDialect extends Dialect {
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND version = ? AND failed_at IS NULL";
         this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
                 + " ON DUPLICATE KEY UPDATE lease_until = ?";
-        String databaseNow = "FLOOR(UNIX_TIMESTAMP(NOW(6)) * 1000)";
+        String databaseNow = nowMillis();
         this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?,"
                 + " LAST_INSERT_ID(" + databaseNow + " + ?)) ON DUPLICATE KEY UPDATE"
                 + " lease_until = LAST_INSERT_ID(" + databaseNow + " + ?)";
@@ -96,6 +96,21 @@ class MySqlDialect extends Dialect {
     @Override
     String scripts() {
         return "mysql";
+    }
+
+    /**
+     * Microseconds since the epoch counted between two {@code DATETIME}s, which carry no time zone:
+     * {@code UNIX_TIMESTAMP(NOW(6))} would convert the session's local time back, and in the repeated
+     * hour of a daylight-saving zone that local time stands for two instants.
+     */
+    @Override
+    String nowMillis() {
+        return "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)";
+    }
+
+    @Override
+    String bigintParameter() {
+        return "CAST(? AS SIGNED)";
     }
 
     /**
@@ -176,9 +191,10 @@ class MySqlDialect extends Dialect {
 
     /** A locking read of what is stored, then the delete: MySQL has no {@code DELETE ... RETURNING}. */
     @Override
-    Optional<TimeoutTable.Stored> deleteForFiring(String task, String key, long version, String holder) {
-        Optional<TimeoutTable.Stored> stored =
-                stored(bounded.query(lockFiring, TimeoutTable.STORED, task, key, version, holder));
+    Optional<TimeoutTable.Stored> deleteForFiring(
+            String task, String key, long version, String holder, Long judgedNowMillis) {
+        Optional<TimeoutTable.Stored> stored = stored(bounded.query(
+                lockFiring, TimeoutTable.STORED, heldAndDueArguments(task, key, version, holder, judgedNowMillis)));
         if (stored.isPresent() && bounded.update(deleteFiring, task, key, version, holder) != 1) {
             return Optional.empty();
         }

@@ -36,10 +36,15 @@ import java.util.function.Supplier;
  * claimed as fast as this instance starts them, not a batch per poll interval. An idle instance still
  * polls once per interval.
  *
- * <p><b>Housekeeping.</b> The first poll deletes the lease rows of long-gone instances and takes
- * back every row this instance id held in an earlier life that is due within the lookahead (a
- * restart after a crash). Hourly, the rows of tasks that no handler here knows are counted and
- * logged (they are never deleted).
+ * <p><b>Housekeeping.</b> The first poll takes back every row this instance id held in an earlier
+ * life that is due within the lookahead (a restart after a crash); after its claim, it lets go of the
+ * rows this id holds of tasks no handler here knows (an earlier life had that handler: an instance
+ * that has it claims them), and deletes the lease rows of long-gone instances. Hourly, on a thread of
+ * its own, the rows of tasks that no handler here knows are counted and logged (they are never
+ * deleted). Only the lease renewal and the claim can make a poll fail: housekeeping runs after the
+ * claim, each statement bounded by the timer's query timeout, and one that fails is logged and tried
+ * again later (the first poll's at the next poll, the count after {@link #HOUSEKEEPING_RETRY}), so
+ * that a table of millions of rows of a task nobody handles never stalls the polls.
  *
  * <p><b>The life lock.</b> Each poll first makes sure this instance holds its {@link LifeLock}; one whose
  * session ended while this instance lives may have let the others take what it held, so that poll
@@ -58,8 +63,11 @@ final class Poller {
     /** Longest wait in {@link #stop()} for a poll in progress. */
     private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
-    /** How often a poll also counts the rows of tasks no handler here knows. */
+    /** How often the rows of tasks no handler here knows are counted. */
     private static final Duration UNHANDLED_INTERVAL = Duration.ofHours(1);
+
+    /** How long after a failed count of the rows of unhandled tasks it is tried again. */
+    static final Duration HOUSEKEEPING_RETRY = Duration.ofMinutes(10);
 
     /** While catching up, how often the poll thread looks whether half a batch of room is free. */
     static final long CATCH_UP_CHECK_MILLIS = 10;
@@ -79,11 +87,14 @@ final class Poller {
     private final long intervalNanos;
 
     private volatile ScheduledThreadPoolExecutor thread;
+    /** Where the rows of unhandled tasks are counted, off the poll thread. */
+    private volatile ScheduledThreadPoolExecutor housekeepingThread;
 
     // Written by the poll thread only.
+    /** Whether a poll claimed as the first one does: all of this id's rows within the lookahead. */
+    private boolean firstClaimDone;
+    /** Whether the first poll's housekeeping (unhandled rows let go, dead leases deleted) succeeded. */
     private boolean housekeepingDone;
-    /** When the rows of unhandled tasks are next counted (System.nanoTime()); at the second poll first. */
-    private long unhandledCountDueNanos;
 
     private long lastPollStartNanos;
     private volatile int failedPollsInARow;
@@ -116,14 +127,14 @@ final class Poller {
 
     /** Starts the poll thread; the first poll runs at once, and this waits up to 5 s for it. */
     void start() {
+        firstClaimDone = false;
         housekeepingDone = false;
-        ScheduledThreadPoolExecutor pollThread = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread t = new Thread(task, "wheel-timer-durable-poll-" + settings.instanceId());
-            t.setDaemon(true);
-            return t;
-        });
-        // The next poll is always one delayed task: a stop drops it rather than waiting for it.
-        pollThread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        ScheduledThreadPoolExecutor pollThread = daemonThread("wheel-timer-durable-poll-" + settings.instanceId());
+        ScheduledThreadPoolExecutor housekeeping =
+                daemonThread("wheel-timer-durable-housekeeping-" + settings.instanceId());
+        housekeepingThread = housekeeping;
+        // At the second poll's time, then hourly: not at startup with the rest.
+        housekeeping.schedule(this::countUnhandled, intervalNanos, TimeUnit.NANOSECONDS);
         thread = pollThread;
         Future<?> firstPoll = pollThread.submit(this::pollThenPlan);
         try {
@@ -135,8 +146,25 @@ final class Poller {
         }
     }
 
+    private static ScheduledThreadPoolExecutor daemonThread(String name) {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread t = new Thread(task, name);
+            t.setDaemon(true);
+            return t;
+        });
+        // The next run is always one delayed task: a stop drops it rather than waiting for it.
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+        return executor;
+    }
+
     /** Stops polling; waits up to 10 s for a poll in progress, then interrupts it. */
     void stop() {
+        ScheduledThreadPoolExecutor housekeeping = housekeepingThread;
+        if (housekeeping != null) {
+            housekeeping.shutdownNow(); // a count under way is only a log line
+            housekeepingThread = null;
+        }
         thread.shutdown();
         try {
             if (!thread.awaitTermination(STOP_WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
@@ -223,17 +251,8 @@ final class Poller {
             TimeoutTable t = table.get();
             String instanceId = settings.instanceId();
             boolean lockLost = lifeLock.check();
-            boolean first = !housekeepingDone;
+            boolean first = !firstClaimDone;
             long now = clock.millis();
-            long leaseMillis = settings.lease().toMillis();
-            if (first) {
-                transactions.executeWithoutResult(() -> t.deleteExpiredLeases(now - leaseMillis));
-                housekeepingDone = true;
-                unhandledCountDueNanos = System.nanoTime();
-            } else if (System.nanoTime() - unhandledCountDueNanos >= 0) {
-                logUnhandled(t); // from the second poll on, hourly: not at startup with the rest
-                unhandledCountDueNanos = System.nanoTime() + UNHANDLED_INTERVAL.toNanos();
-            }
             // A lease that ran out before this renewal, or a life lock whose session ended, may have let
             // other instances take what this one held: what memory holds is no longer known to be true,
             // so it is rebuilt from the table.
@@ -261,6 +280,7 @@ final class Poller {
             int claimLimit = limit;
             List<TimeoutTable.Row> claimed =
                     transactions.execute(status -> t.claim(instanceId, dueBefore, now, healBefore, claimLimit));
+            firstClaimDone = true;
             for (TimeoutTable.Row row : claimed) {
                 if (!firing.isBusy(row.task(), row.key())) {
                     armed.arm(
@@ -271,6 +291,9 @@ final class Poller {
                 }
             }
             succeeded();
+            if (!housekeepingDone) {
+                housekeepingDone = firstHousekeeping(t, now);
+            }
             return cutByBackpressure || (claimLimit > 0 && claimed.size() >= claimLimit);
         } catch (VirtualMachineError e) {
             failedPollsInARow++;
@@ -288,15 +311,74 @@ final class Poller {
         }
     }
 
-    /** At WARN, once per task and hour: rows of tasks no handler here knows are never claimed, nor deleted. */
-    private void logUnhandled(TimeoutTable t) {
-        t.countUnhandled()
-                .forEach((task, count) -> log.log(
-                        System.Logger.Level.WARNING,
-                        () -> "Table " + settings.tableName() + " has " + count + " pending timeouts of task \"" + task
-                                + "\", which no handler of durable timer " + settings.instanceId() + " knows (the known"
-                                + " tasks are " + new TreeSet<>(t.tasks()) + "); they are kept and run by an instance"
-                                + " that handles the task, and this is logged hourly"));
+    /**
+     * After the first successful claim: lets go of the rows this id holds of tasks it has no handler
+     * for, and deletes the lease rows of long-gone instances. Whether it succeeded; a failure is
+     * logged and the next poll tries again, and never fails this poll.
+     */
+    private boolean firstHousekeeping(TimeoutTable t, long nowMillis) {
+        try {
+            String instanceId = settings.instanceId();
+            int released = transactions.execute(status -> t.releaseUnhandled(instanceId));
+            if (released > 0) {
+                log.log(
+                        System.Logger.Level.INFO,
+                        () -> "Durable timer " + instanceId + " let go of " + released + " timeouts in table "
+                                + settings.tableName() + " that an earlier life of this instance id held, of tasks it"
+                                + " has no handler for; an instance that handles them takes them");
+            }
+            long leaseMillis = settings.lease().toMillis();
+            transactions.executeWithoutResult(() -> t.deleteExpiredLeases(nowMillis - leaseMillis));
+            return true;
+        } catch (RuntimeException e) {
+            databaseTrouble.report(
+                    () -> "Durable timer " + settings.instanceId() + " could not tidy table " + settings.tableName()
+                            + " after its first poll (let go of rows of tasks it has no handler for, delete the"
+                            + " leases of long-gone instances); its next poll tries again",
+                    e);
+            return false;
+        }
+    }
+
+    /**
+     * On the housekeeping thread, hourly: at WARN, once per task, the rows of tasks no handler here
+     * knows, which are never claimed here, nor deleted. A count that fails (a table of millions of
+     * such rows may take longer than the query timeout) is logged and tried again after
+     * {@link #HOUSEKEEPING_RETRY}.
+     */
+    private void countUnhandled() {
+        if (!running.getAsBoolean()) {
+            return;
+        }
+        Duration next = UNHANDLED_INTERVAL;
+        try {
+            TimeoutTable t = table.get();
+            t.countUnhandled()
+                    .forEach((task, count) -> log.log(
+                            System.Logger.Level.WARNING,
+                            () -> "Table " + settings.tableName() + " has " + count + " pending timeouts of task \""
+                                    + task + "\", which no handler of durable timer " + settings.instanceId()
+                                    + " knows (the known tasks are " + new TreeSet<>(t.tasks()) + "); they are kept"
+                                    + " for an instance that handles the task to run, and this is logged hourly"));
+        } catch (RuntimeException e) {
+            log.log(
+                    System.Logger.Level.WARNING,
+                    () -> "Durable timer " + settings.instanceId() + " could not count the rows of tasks it has no"
+                            + " handler for in table " + settings.tableName() + " within its query timeout of "
+                            + TimerSettings.format(settings.statementTimeout()) + "; this changes nothing for the"
+                            + " timeouts it runs, and it counts again in "
+                            + TimerSettings.format(HOUSEKEEPING_RETRY),
+                    e);
+            next = HOUSEKEEPING_RETRY;
+        }
+        ScheduledThreadPoolExecutor housekeeping = housekeepingThread;
+        if (housekeeping != null) {
+            try {
+                housekeeping.schedule(this::countUnhandled, next.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException stopping) {
+                // Stopped meanwhile.
+            }
+        }
     }
 
     private void succeeded() {

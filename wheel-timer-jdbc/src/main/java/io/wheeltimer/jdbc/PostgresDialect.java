@@ -39,7 +39,7 @@ final class PostgresDialect extends Dialect {
                 " SELECT w.task, w.timeout_key, w.deadline, w.deadline, w.holder, w.version, 0, NULL, NULL, w.data,"
                         + " w.trace_context FROM unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::bigint[],"
                         + " ?::text[], ?::text[]) AS w(task, timeout_key, deadline, holder, version, data, trace_context)");
-        this.deleteForFiring = "DELETE FROM " + table + HELD + " RETURNING data, trace_context";
+        this.deleteForFiring = "DELETE FROM " + table + heldAndDue() + " RETURNING data, trace_context";
         this.deletePending =
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL RETURNING version";
         // Truncated to the millisecond as Java's clock is: a cast alone rounds, and a reading half a
@@ -80,6 +80,12 @@ final class PostgresDialect extends Dialect {
     @Override
     String scripts() {
         return "postgresql";
+    }
+
+    /** Floored: a cast alone rounds to the nearest millisecond. */
+    @Override
+    String nowMillis() {
+        return "floor(extract(epoch from clock_timestamp()) * 1000)::bigint";
     }
 
     @Override
@@ -132,8 +138,12 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    Optional<TimeoutTable.Stored> deleteForFiring(String task, String key, long version, String holder) {
-        return stored(bounded.query(deleteForFiring, TimeoutTable.STORED, task, key, version, holder));
+    Optional<TimeoutTable.Stored> deleteForFiring(
+            String task, String key, long version, String holder, Long judgedNowMillis) {
+        return stored(bounded.query(
+                deleteForFiring,
+                TimeoutTable.STORED,
+                heldAndDueArguments(task, key, version, holder, judgedNowMillis)));
     }
 
     @Override

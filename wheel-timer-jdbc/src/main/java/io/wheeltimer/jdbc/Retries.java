@@ -3,15 +3,20 @@ package io.wheeltimer.jdbc;
 import io.wheeltimer.internal.RepeatLog;
 import io.wheeltimer.jdbc.ArmedTimeouts.Entry;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
  * What follows a run that failed: every run whose transaction does not commit (a handler that
  * throws, a transaction marked rollback-only, a constraint broken at flush or commit) counts. Its
- * timeout is retried after the retry delay (a new version of the row, held and armed here when due
- * within the lookahead, else unheld for a claim), until {@code maxAttempts} runs failed; then the
- * row is kept with its last error, held by nobody: given up. A failure that cannot be recorded in the
+ * timeout is retried later (a new version of the row, held and armed here when due within the
+ * lookahead, else unheld for a claim), until {@code maxAttempts} runs failed; then the row is kept
+ * with its last error, held by nobody: given up. The retries back off: the first after the retry
+ * delay, each next one twice as long, at most the retry max delay, each with a random factor of up to
+ * 20% ({@link TimerSettings#retryWait}), so that the timeouts that failed together during a
+ * downstream outage neither give up within minutes nor come back in lockstep. A failure that cannot be recorded in the
  * table is counted in memory and recorded with the next one.
  */
 final class Retries {
@@ -76,7 +81,9 @@ final class Retries {
                 }
             } else {
                 long newVersion = table.get().nextVersion(entry.version);
-                long dueAt = now + settings.retryDelay().toMillis();
+                Duration wait =
+                        settings.retryWait(attempts, ThreadLocalRandom.current().nextDouble());
+                long dueAt = now + wait.toMillis();
                 // Held here only while it is due within the lookahead, as a claim would take it.
                 String newHolder = dueAt <= now + settings.lookahead().toMillis() ? holder : null;
                 updated = transactions.required(() -> table.get()
@@ -86,7 +93,7 @@ final class Retries {
                             System.Logger.Level.WARNING,
                             () -> "Durable timeout of task \"" + task + "\" for key \"" + key + "\" failed (run "
                                     + attempts + " of at most " + settings.maxAttempts() + "); retried in "
-                                    + retryDelay,
+                                    + TimerSettings.format(wait),
                             error);
                     if (newHolder != null) {
                         armed.arm(entry.timeout, newVersion, attempts, dueAt);

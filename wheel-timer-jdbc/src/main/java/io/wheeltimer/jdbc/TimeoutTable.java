@@ -204,12 +204,38 @@ final class TimeoutTable {
     }
 
     /**
-     * Deletes the row that {@code holder} runs, if it is still that version and still held by it,
-     * returning its data and trace context. Locks the row until the transaction ends, so a concurrent
-     * cancel waits and then finds nothing.
+     * Deletes the row that {@code holder} runs, if it is still that version, still held by it and due
+     * by the time that judges ({@code judgedNowMillis}; null for the database's own time), returning
+     * its data and trace context. Locks the row until the transaction ends, so a concurrent cancel
+     * waits and then finds nothing.
      */
-    Optional<Stored> deleteForFiring(String task, String key, long version, String holder) {
-        return dialect.deleteForFiring(task, key, version, holder);
+    Optional<Stored> deleteForFiring(String task, String key, long version, String holder, Long judgedNowMillis) {
+        return dialect.deleteForFiring(task, key, version, holder, judgedNowMillis);
+    }
+
+    /** The database's time, in epoch milliseconds, read in a statement of its own. */
+    long databaseMillis() {
+        return dialect.databaseMillis();
+    }
+
+    /**
+     * Lets go of the rows {@code instance} holds of tasks it has no handler for (an earlier life of
+     * this instance id handled them), so that an instance that handles them claims them; how many.
+     */
+    int releaseUnhandled(String instance) {
+        String table = dialect.table;
+        if (tasks.isEmpty()) {
+            return bounded.update("UPDATE " + table + " SET holder = NULL WHERE holder = ?", instance);
+        }
+        Object[] args = new Object[tasks.size() + 1];
+        args[0] = instance;
+        for (int i = 0; i < tasks.size(); i++) {
+            args[i + 1] = tasks.get(i);
+        }
+        return bounded.update(
+                "UPDATE " + table + " SET holder = NULL WHERE holder = ? AND task NOT IN ("
+                        + String.join(", ", java.util.Collections.nCopies(tasks.size(), "?")) + ")",
+                args);
     }
 
     /** The dialect of the database, for the statements of the other parts. */

@@ -50,7 +50,9 @@ final class TimerParts {
             Map<String, DurableTimeoutHandler> handlers,
             List<DurableTimerListener> listeners,
             BooleanSupplier running) {
-        this.databaseClock = built.timeSource() == TimeSource.DATABASE ? new DatabaseClock(built.clock()) : null;
+        this.databaseClock = built.timeSource() == TimeSource.DATABASE
+                ? new DatabaseClock(built.clock(), System::nanoTime, () -> table().databaseMillis())
+                : null;
         TimerSettings settings = databaseClock != null ? built.withClock(databaseClock) : built;
         this.settings = settings;
         this.jdbc = new JdbcTemplate(dataSource);

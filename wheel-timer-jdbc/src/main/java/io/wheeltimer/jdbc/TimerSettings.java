@@ -22,6 +22,7 @@ record TimerSettings(
         Duration lease,
         int batchSize,
         Duration retryDelay,
+        Duration retryMaxDelay,
         int maxAttempts,
         String instanceId,
         Executor executor,
@@ -80,6 +81,7 @@ record TimerSettings(
                 lease,
                 batchSize,
                 retryDelay,
+                retryMaxDelay,
                 maxAttempts,
                 instanceId,
                 executor,
@@ -88,6 +90,27 @@ record TimerSettings(
                 maxDataSize,
                 codec,
                 context);
+    }
+
+    /** The random factor of a retry's wait: the doubled delay is stretched or shrunk by up to this much. */
+    static final double RETRY_JITTER = 0.2;
+
+    /**
+     * How long to wait before the retry that follows {@code failedRuns} failed runs (1 for the first
+     * failure): {@code retryDelay}, doubled at each further failure, at most {@code retryMaxDelay} (never
+     * less than {@code retryDelay}), times {@code 1 + RETRY_JITTER * (2 * random - 1)} for a
+     * {@code random} in [0, 1), so that the timeouts that failed together during an outage do not come
+     * back together.
+     */
+    Duration retryWait(int failedRuns, double random) {
+        long capMillis = Math.max(retryDelay.toMillis(), retryMaxDelay.toMillis());
+        long waitMillis = retryDelay.toMillis();
+        for (int i = 1; i < failedRuns && waitMillis < capMillis; i++) {
+            waitMillis *= 2;
+        }
+        waitMillis = Math.min(waitMillis, capMillis);
+        double factor = 1 + RETRY_JITTER * (2 * random - 1);
+        return Duration.ofMillis(Math.max(1, Math.round(waitMillis * factor)));
     }
 
     /**

@@ -129,6 +129,17 @@ final class DurableFixture implements AutoCloseable {
                 .collect(Collectors.groupingBy(k -> k, Collectors.counting()));
     }
 
+    /** The dialect of this fixture's database, on its table. */
+    Dialect dialect() {
+        return Dialect.detect(jdbc, jdbc, table);
+    }
+
+    /** The database's time, in epoch milliseconds, read as the timer reads it; in the caller's transaction, if any. */
+    long databaseMillis() {
+        Long millis = jdbc.queryForObject("SELECT " + dialect().nowMillis(), Long.class);
+        return millis == null ? 0 : millis;
+    }
+
     /** Rows in the timeouts table, pending and given up. */
     int rows() {
         Integer count = jdbc.queryForObject("SELECT COUNT(*) FROM " + table, Integer.class);

@@ -57,9 +57,18 @@ public class DurableTimerProperties {
     private int batchSize = JdbcDurableTimer.DEFAULT_BATCH_SIZE;
 
     /**
-     * Wait before a run that threw is retried. At least 1ms.
+     * Wait before the first retry of a run that threw. Each further retry waits twice as long as
+     * the one before, at most retry-max-delay, each stretched or shrunk by a random factor of up to
+     * 20%. At least 1ms.
      */
     private Duration retryDelay = JdbcDurableTimer.DEFAULT_RETRY_DELAY;
+
+    /**
+     * Longest wait between two retries of a run that threw, before its random factor of up to 20%;
+     * never less than retry-delay. At least 1ms. With the defaults, the attempts span over 30
+     * minutes.
+     */
+    private Duration retryMaxDelay = JdbcDurableTimer.DEFAULT_RETRY_MAX_DELAY;
 
     /**
      * Runs that throw before a timeout is given up (logged at ERROR, counted, kept in the table).
@@ -154,6 +163,14 @@ public class DurableTimerProperties {
 
     public void setRetryDelay(Duration retryDelay) {
         this.retryDelay = retryDelay;
+    }
+
+    public Duration getRetryMaxDelay() {
+        return retryMaxDelay;
+    }
+
+    public void setRetryMaxDelay(Duration retryMaxDelay) {
+        this.retryMaxDelay = retryMaxDelay;
     }
 
     public int getMaxAttempts() {

@@ -27,6 +27,7 @@ final class DurableTimerSettings {
             "lease", "lease",
             "batchSize", "batch-size",
             "retryDelay", "retry-delay",
+            "retryMaxDelay", "retry-max-delay",
             "maxAttempts", "max-attempts",
             "maxDataSize", "max-data-size",
             "instanceId", "instance-id");
@@ -43,6 +44,7 @@ final class DurableTimerSettings {
         set("lease", properties.getLease(), builder::lease);
         set("batch-size", properties.getBatchSize(), builder::batchSize);
         set("retry-delay", properties.getRetryDelay(), builder::retryDelay);
+        set("retry-max-delay", properties.getRetryMaxDelay(), builder::retryMaxDelay);
         set("max-attempts", properties.getMaxAttempts(), builder::maxAttempts);
         set("max-data-size", properties.getMaxDataSize(), builder::maxDataSize);
         set("time-source", properties.getTimeSource(), builder::timeSource);
