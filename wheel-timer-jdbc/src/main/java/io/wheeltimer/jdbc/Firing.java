@@ -39,6 +39,10 @@ final class Firing {
     private final DurableTimerListener listener;
     private final BooleanSupplier running;
     private final RepeatLog databaseTrouble;
+    /** A burst refused by a full executor is one WARN line per interval, not one per timeout. */
+    private final RepeatLog executorRefusals =
+            new RepeatLog(log, "timeouts the executor refused", TimeUnit.SECONDS.toNanos(10), System::nanoTime);
+
     private final Clock clock;
     private final String retryDelay;
     private final Retries retries;
@@ -108,11 +112,10 @@ final class Firing {
         } catch (RejectedExecutionException e) {
             waitingForAThread.decrementAndGet();
             ended(entry);
-            log.log(
-                    System.Logger.Level.WARNING,
+            executorRefusals.report(
                     () -> "Durable timer " + settings.instanceId() + ": the executor refused the timeout of task \""
-                            + entry.id.task() + "\" for key \"" + entry.id.key() + "\"; the next poll releases it"
-                            + " for an instance with room",
+                            + entry.id.task() + "\" for key \"" + entry.id.key() + "\" (it is full: a burst due at"
+                            + " once); the next poll releases it for an instance with room",
                     e);
             armed.refused(entry);
         }

@@ -102,6 +102,80 @@ class DialectTest {
         }
     }
 
+    /**
+     * In a daylight-saving zone the autumn's repeated hour stands for two instants: at 00:30 and at
+     * 01:30 UTC on 25 October 2026, Berlin's local time is 02:30 both times. A server left on such a
+     * zone (or a session set to it) must still give the instant, not the local time converted back.
+     */
+    @ParameterizedTest
+    @MethodSource("mariaDbThroughBothDrivers")
+    void theDatabasesTimeIsTheInstantInTheRepeatedHourOfADaylightSavingZone(TestDatabase database) throws Exception {
+        loadTimeZone(TestDatabase.sharedMariaDb(), "Europe/Berlin");
+        try (DurableFixture fixture = new DurableFixture(database)) {
+            Dialect dialect = dialectOf(database, fixture);
+            long firstHalfPastTwo =
+                    java.time.Instant.parse("2026-10-25T00:30:00Z").toEpochMilli();
+            long secondHalfPastTwo =
+                    java.time.Instant.parse("2026-10-25T01:30:00Z").toEpochMilli();
+            List<Long> read = new ArrayList<>();
+            List<Long> readThroughLocalTime = new ArrayList<>();
+            fixture.jdbc.execute((ConnectionCallback<Void>) connection -> {
+                JdbcTemplate session = new JdbcTemplate(
+                        new org.springframework.jdbc.datasource.SingleConnectionDataSource(connection, true));
+                session.execute("SET time_zone = 'Europe/Berlin'");
+                try {
+                    for (long instant : new long[] {firstHalfPastTwo, secondHalfPastTwo}) {
+                        session.execute("SET timestamp = " + instant / 1000);
+                        assertThat(session.queryForObject("SELECT DATE_FORMAT(NOW(), '%H:%i')", String.class))
+                                .isEqualTo("02:30");
+                        read.add(session.queryForObject("SELECT " + dialect.nowMillis(), Long.class));
+                        readThroughLocalTime.add(
+                                session.queryForObject("SELECT FLOOR(UNIX_TIMESTAMP(NOW(6)) * 1000)", Long.class));
+                    }
+                } finally {
+                    session.execute("SET timestamp = DEFAULT");
+                    session.execute("SET time_zone = DEFAULT");
+                }
+                return null;
+            });
+
+            assertThat(read).containsExactly(firstHalfPastTwo, secondHalfPastTwo);
+            assertThat(readThroughLocalTime)
+                    .as("the local time converted back is one instant for both: an hour off for one of them")
+                    .doesNotContainSequence(firstHalfPastTwo, secondHalfPastTwo);
+        }
+    }
+
+    static List<TestDatabase> mariaDbThroughBothDrivers() {
+        return TestDatabase.tested().stream()
+                .filter(d -> d == TestDatabase.MARIADB || d == TestDatabase.MYSQL)
+                .toList();
+    }
+
+    /** Loads {@code zone} into the server's time zone tables (a server installed bare has none), once. */
+    private static synchronized void loadTimeZone(io.wheeltimer.testsupport.mariadb.MariaDbServer server, String zone)
+            throws Exception {
+        JdbcTemplate mysql = new JdbcTemplate(server.dataSource());
+        Integer loaded =
+                mysql.queryForObject("SELECT COUNT(*) FROM mysql.time_zone_name WHERE Name = ?", Integer.class, zone);
+        if (loaded != null && loaded > 0) {
+            return;
+        }
+        String client = new java.io.File("/usr/bin/mariadb").canExecute() ? "mariadb" : "mysql";
+        Process load = new ProcessBuilder(
+                        "bash",
+                        "-c",
+                        "mariadb-tzinfo-to-sql /usr/share/zoneinfo/" + zone + " " + zone + " | " + client
+                                + " --protocol=TCP -h " + server.host() + " -P " + server.port() + " -u "
+                                + server.username() + " mysql")
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(load.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(load.waitFor())
+                .as("loading the time zone %s: %s", zone, output)
+                .isZero();
+    }
+
     /** The dialect of {@code database}, on the fixture's table. */
     private static Dialect dialectOf(TestDatabase database, DurableFixture fixture) {
         return Dialect.of(PRODUCT_NAMES.get(database), fixture.jdbc, fixture.jdbc, fixture.table)
