@@ -108,6 +108,9 @@ class JdbcDurableTimerBuilderTest {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> builder().retryDelay(Duration.ZERO))
                 .withMessage("retryDelay is 0s; it must be positive, at least 1ms");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> builder().retryMaxDelay(Duration.ofMillis(-1)))
+                .withMessage("retryMaxDelay is -1ms; it must be positive, at least 1ms");
     }
 
     @Test

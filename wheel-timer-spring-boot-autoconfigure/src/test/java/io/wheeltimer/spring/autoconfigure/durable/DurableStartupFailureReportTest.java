@@ -62,6 +62,7 @@ class DurableStartupFailureReportTest {
                 "wheel-timer.durable.max-attempts      | 0             | at least 1",
                 "wheel-timer.durable.max-attempts      | -3            | at least 1",
                 "wheel-timer.durable.retry-delay       | 0s            | at least 1ms",
+                "wheel-timer.durable.retry-max-delay   | 0s            | at least 1ms",
                 "wheel-timer.durable.max-data-size     | 0B            | at least 1B",
                 "wheel-timer.durable.max-data-size     | 20MB          | at most 16777215B",
                 "wheel-timer.durable.table-name        | timeouts;drop | a plain SQL identifier of at most 50 characters",
