@@ -66,8 +66,8 @@ class DocSnippetsTest {
     }
 
     /**
-     * The blocks that import the library: the quick start, data with Spring Boot, the one without
-     * Spring Boot and the db-scheduler migration's.
+     * The blocks that import the library: the quick start, the durable guide's API, data with Spring
+     * Boot, the one without Spring Boot and the db-scheduler migration's.
      */
     @Test
     void theDocsHaveTheirDurableSnippets() {
@@ -75,7 +75,8 @@ class DocSnippetsTest {
                         .map(DocFiles.Block::body)
                         .filter(s -> s.lines().anyMatch(line -> line.startsWith("import io.wheeltimer.jdbc."))))
                 .as("the durable-timeout blocks")
-                .hasSize(4)
+                .hasSize(5)
+                .anySatisfy(s -> assertThat(s).contains("@DurableTimerTask(\"trial-end\")"))
                 .anySatisfy(s -> assertThat(s).contains("@DurableTimerTask(\"reminder\")"))
                 .anySatisfy(s -> assertThat(s).contains("@DurableTimerTask(\"order-payment\")"))
                 .anySatisfy(s -> assertThat(s).contains("cancelIfUnpaid(String orderId, PaymentDeadline deadline)"))
