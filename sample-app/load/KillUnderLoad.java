@@ -77,7 +77,7 @@ public class KillUnderLoad {
             String kind = System.getenv().getOrDefault("DATABASE", "postgresql");
             if (kind.equals("mariadb")) {
                 MariaDbServer mariaDb = MariaDbServer.start();
-                // The orders' times in UTC, as the sample's README advises.
+                // The orders' times in UTC, as the sample's guide (docs/sample-app.md) advises.
                 String url = mariaDb.createDatabase("orders") + "?connectionTimeZone=UTC";
                 return new Database("MariaDB", url, mariaDb.username(), mariaDb);
             }

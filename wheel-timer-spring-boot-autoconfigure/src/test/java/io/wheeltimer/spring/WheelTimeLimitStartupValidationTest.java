@@ -113,7 +113,7 @@ class WheelTimeLimitStartupValidationTest {
     }
 
     /**
-     * The README's second timer: built from the builder bean, not a default candidate. A limit that
+     * The Spring Boot guide's second timer: built from the builder bean, not a default candidate. A limit that
      * names no timer goes to {@code wheelTimer}, as {@code @Autowired Timer} does; one that names
      * it, trimmed, goes to it.
      */

@@ -1248,7 +1248,7 @@ class WheelTimeoutTest {
     }
 
     /**
-     * The second timer as the README declares it: from the builder bean, not a default candidate.
+     * The second timer as the Spring Boot guide declares it: from the builder bean, not a default candidate.
      */
     @Configuration(proxyBeanMethods = false)
     static class AuditTimer {

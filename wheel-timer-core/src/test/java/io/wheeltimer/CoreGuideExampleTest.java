@@ -16,14 +16,14 @@ import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Keeps the README's quick start true: the block is compiled against this build and run. */
-class ReadmeExampleTest {
+/** Keeps the core guide's first example true: the block is compiled against this build and run. */
+class CoreGuideExampleTest {
 
     private static final String MARKER = "<!-- quick-start";
 
     @Test
-    void readmeQuickStartCompilesAndRuns(@TempDir Path dir) throws Exception {
-        String source = quickStartBlock(Files.readString(Path.of("..", "README.md")));
+    void theCoreGuidesQuickStartCompilesAndRuns(@TempDir Path dir) throws Exception {
+        String source = quickStartBlock(Files.readString(Path.of("..", "docs", "core.md")));
         Path file = dir.resolve("QuickStart.java");
         Files.writeString(file, source);
 
@@ -49,19 +49,19 @@ class ReadmeExampleTest {
         assertThat(output).doesNotContain("request timed out");
     }
 
-    private static String quickStartBlock(String readme) {
-        int marker = readme.indexOf(MARKER);
-        assertThat(marker).as("README has the quick-start marker").isNotNegative();
-        int start = readme.indexOf("```java\n", marker) + "```java\n".length();
-        int end = readme.indexOf("```", start);
-        return readme.substring(start, end);
+    private static String quickStartBlock(String guide) {
+        int marker = guide.indexOf(MARKER);
+        assertThat(marker).as("docs/core.md has the quick-start marker").isNotNegative();
+        int start = guide.indexOf("```java\n", marker) + "```java\n".length();
+        int end = guide.indexOf("```", start);
+        return guide.substring(start, end);
     }
 
     private static String runMain(Path classes) throws Exception {
         PrintStream original = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         try (URLClassLoader loader =
-                new URLClassLoader(new URL[] {classes.toUri().toURL()}, ReadmeExampleTest.class.getClassLoader())) {
+                new URLClassLoader(new URL[] {classes.toUri().toURL()}, CoreGuideExampleTest.class.getClassLoader())) {
             Method main = loader.loadClass("QuickStart").getMethod("main", String[].class);
             System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
             main.invoke(null, (Object) new String[0]);

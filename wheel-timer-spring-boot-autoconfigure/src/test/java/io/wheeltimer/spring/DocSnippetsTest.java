@@ -34,29 +34,30 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /**
- * Keeps the README's Java snippets true: every {@code ```java} block is compiled as written (its
- * own imports, no declarations assumed) against this module's test class path, which holds the
+ * Keeps the Java snippets of the README and the guides true: every {@code ```java} block is compiled
+ * as written (its own imports, no declarations assumed) against this module's test class path, which holds the
  * core, the auto-configuration, the durable timeouts, the Netty view, Spring (web sockets and
  * messaging included), Lettuce, AsyncHttpClient, H2 and JUnit. A snippet that is a JUnit test is
  * run, the "More timers" configuration is started with the {@code @WheelTimeout} snippet to see
- * where its calls go, and the durable timeouts' "Without Spring Boot" snippet is run on H2.
+ * where its calls go, and the durable timeouts' "Without Spring Boot" snippet is run on H2. A snippet
+ * that does not compile fails naming its file and line.
  */
-class ReadmeSnippetsTest {
+class DocSnippetsTest {
 
     @TempDir
     static Path dir;
 
-    private static List<String> snippets;
+    private static List<DocFiles.Block> snippets;
 
     @BeforeAll
     static void readTheSnippets() throws Exception {
-        snippets = ReadmeSnippets.all();
+        snippets = DocSnippets.all();
     }
 
     @Test
-    void theReadmeHasItsSnippets() {
-        assertThat(snippets)
-                .as("the README's java blocks")
+    void theDocsHaveTheirSnippets() {
+        assertThat(snippets.stream().map(DocFiles.Block::body))
+                .as("the java blocks of the README and the guides")
                 .hasSizeGreaterThanOrEqualTo(6)
                 .anySatisfy(s -> assertThat(s).contains("@WheelTimeout"))
                 .anySatisfy(s -> assertThat(s).contains("@WheelTimeLimit"))
@@ -64,13 +65,19 @@ class ReadmeSnippetsTest {
                 .anySatisfy(s -> assertThat(s).contains("defaultCandidate = false"));
     }
 
-    /** The blocks that import the library: the Spring Boot quick start and the one without Spring Boot. */
+    /**
+     * The blocks that import the library: the quick start, the durable guide's API, data with Spring
+     * Boot, the one without Spring Boot and the db-scheduler migration's.
+     */
     @Test
-    void theReadmeHasItsDurableSnippets() {
+    void theDocsHaveTheirDurableSnippets() {
         assertThat(snippets.stream()
+                        .map(DocFiles.Block::body)
                         .filter(s -> s.lines().anyMatch(line -> line.startsWith("import io.wheeltimer.jdbc."))))
                 .as("the durable-timeout blocks")
-                .hasSize(3)
+                .hasSize(5)
+                .anySatisfy(s -> assertThat(s).contains("@DurableTimerTask(\"trial-end\")"))
+                .anySatisfy(s -> assertThat(s).contains("@DurableTimerTask(\"reminder\")"))
                 .anySatisfy(s -> assertThat(s).contains("@DurableTimerTask(\"order-payment\")"))
                 .anySatisfy(s -> assertThat(s).contains("cancelIfUnpaid(String orderId, PaymentDeadline deadline)"))
                 .anySatisfy(s -> assertThat(s).contains("JdbcDurableTimer.builder("));
@@ -80,13 +87,14 @@ class ReadmeSnippetsTest {
     Stream<DynamicTest> everySnippetCompilesAsWritten() {
         return snippets.stream()
                 .map(snippet -> DynamicTest.dynamicTest(
-                        "snippet declaring " + typeNames(snippet), () -> compile(snippet, "compile")));
+                        snippet.where() + " declaring " + typeNames(snippet.body()),
+                        () -> compile(snippet.body(), snippet.where())));
     }
 
-    /** The snippet of "Tests without sleeping" is a JUnit test: it passes. */
+    /** The snippet of the core's "Tests without sleeping" is a JUnit test: it passes. */
     @Test
     void theManualTickerSnippetPasses() throws Exception {
-        String snippet = ReadmeSnippets.only(snippets, "ManualTicker ticker = new ManualTicker()");
+        String snippet = DocSnippets.only(snippets, "ManualTicker ticker = new ManualTicker()");
         try (URLClassLoader loader = compile(snippet, "manual-ticker")) {
             Class<?> test = loader.loadClass(typeNames(snippet).get(0));
             int run = 0;
@@ -110,8 +118,8 @@ class ReadmeSnippetsTest {
      */
     @Test
     void theMoreTimersConfigurationLeavesTheWheelTimeoutSnippetOnWheelTimer() throws Exception {
-        String timers = ReadmeSnippets.only(snippets, "defaultCandidate = false");
-        String deadlines = ReadmeSnippets.only(snippets, "@WheelTimeout(delay");
+        String timers = DocSnippets.only(snippets, "defaultCandidate = false");
+        String deadlines = DocSnippets.only(snippets, "@WheelTimeout(delay");
         try (URLClassLoader loader = compile(timers + "\n" + deadlines, "more-timers")) {
             Class<?> configuration = loader.loadClass("Timers");
             Class<?> paymentDeadlines = loader.loadClass("PaymentDeadlines");
@@ -154,13 +162,13 @@ class ReadmeSnippetsTest {
     /** "Without Spring Boot": the timer it builds fires a timeout it schedules into the handler it names. */
     @Test
     void theWithoutSpringBootSnippetFiresTheTimeoutsItSchedules() throws Exception {
-        String snippet = ReadmeSnippets.only(snippets, "JdbcDurableTimer.builder(");
+        String snippet = DocSnippets.only(snippets, "JdbcDurableTimer.builder(");
         ExecutorService handlerExecutor = Executors.newSingleThreadExecutor();
         try (URLClassLoader loader = compile(snippet, "without-boot");
                 HikariDataSource dataSource = h2("jdbc:h2:mem:readme-without-boot;DB_CLOSE_DELAY=-1")) {
             new ResourceDatabasePopulator(new ClassPathResource("io/wheeltimer/jdbc/schema-h2.sql"))
                     .execute(dataSource);
-            Method run = loader.loadClass(ReadmeSnippets.typeNames(snippet).get(0))
+            Method run = loader.loadClass(DocSnippets.typeNames(snippet).get(0))
                     .getDeclaredMethod("run", DataSource.class, Executor.class, Consumer.class, Consumer.class);
             run.setAccessible(true);
             List<String> cancelled = new CopyOnWriteArrayList<>();
@@ -193,10 +201,10 @@ class ReadmeSnippetsTest {
     }
 
     private static List<String> typeNames(String source) {
-        return ReadmeSnippets.typeNames(source);
+        return DocSnippets.typeNames(source);
     }
 
     private static URLClassLoader compile(String source, String name) throws Exception {
-        return ReadmeSnippets.compile(source, dir, name, ReadmeSnippetsTest.class.getClassLoader());
+        return DocSnippets.compile(source, dir, name, DocSnippetsTest.class.getClassLoader());
     }
 }

@@ -3,7 +3,6 @@ package io.wheeltimer.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
@@ -19,46 +18,37 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 /**
- * The {@code ```java} blocks of the root README, read and compiled as written: each with its own
- * imports, no declarations assumed, against the class path of the test that compiles it.
+ * The {@code ```java} blocks of the README and the guides ({@link DocFiles}), read and compiled as
+ * written: each with its own imports, no declarations assumed, against the class path of the test
+ * that compiles it.
  */
-final class ReadmeSnippets {
+final class DocSnippets {
 
-    private static final Path README = Path.of("..", "README.md");
-    private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
-    private static final Pattern JAVA_FENCE = Pattern.compile("^\\s*```java\\s*$", Pattern.MULTILINE);
     private static final Pattern TOP_LEVEL_TYPE = Pattern.compile(
             "^(?:public\\s+|abstract\\s+|final\\s+)*(?:class|interface|record|enum|@interface)\\s+(\\w+)",
             Pattern.MULTILINE);
     private static final Pattern PUBLIC_TYPE = Pattern.compile(
             "^public\\s+(?:abstract\\s+|final\\s+)*(?:class|interface|record|enum)\\s+(\\w+)", Pattern.MULTILINE);
 
-    private ReadmeSnippets() {}
+    private DocSnippets() {}
 
-    /**
-     * Every {@code ```java} block of the README, in order. Fails if a {@code ```java} fence of the
-     * README was not read as a block (a fence indented, or followed by other text), so that no
-     * snippet escapes the compilers.
-     */
-    static List<String> all() throws IOException {
-        String readme = Files.readString(README);
-        List<String> snippets = new ArrayList<>();
-        Matcher block = JAVA_BLOCK.matcher(readme);
-        while (block.find()) {
-            snippets.add(block.group(1));
-        }
-        assertThat(snippets)
-                .as("java blocks read from %s", README.toAbsolutePath().normalize())
-                .hasSize((int) JAVA_FENCE.matcher(readme).results().count());
-        return snippets;
+    /** Every {@code ```java} block of the README and the guides, in order, with where it is. */
+    static List<DocFiles.Block> all() {
+        return DocFiles.allBlocks().stream()
+                .filter(block -> block.language().equals("java"))
+                .toList();
     }
 
     /** The one snippet that contains {@code marker}; fails unless exactly one does. */
-    static String only(List<String> snippets, String marker) {
-        List<String> matching =
-                snippets.stream().filter(s -> s.contains(marker)).toList();
-        assertThat(matching).as("README snippets containing %s", marker).hasSize(1);
-        return matching.get(0);
+    static String only(List<DocFiles.Block> snippets, String marker) {
+        List<DocFiles.Block> matching =
+                snippets.stream().filter(s -> s.body().contains(marker)).toList();
+        assertThat(matching)
+                .as(
+                        "snippets containing %s: %s",
+                        marker, matching.stream().map(DocFiles.Block::where).toList())
+                .hasSize(1);
+        return matching.get(0).body();
     }
 
     /** The names of the top-level types {@code source} declares, in order. */
@@ -74,15 +64,16 @@ final class ReadmeSnippets {
     /**
      * Compiles {@code source} (Java 17, against this JVM's class path) into a new directory under
      * {@code dir} as one file named after its public type (or its first type), and returns a loader
-     * of the classes, whose parent is {@code parent}. Fails with javac's messages if it does not
-     * compile.
+     * of the classes, whose parent is {@code parent}. Fails with {@code name} (where the snippet is)
+     * and javac's messages if it does not compile.
      */
     static URLClassLoader compile(String source, Path dir, String name, ClassLoader parent) throws Exception {
         List<String> types = typeNames(source);
         assertThat(types).as("top-level types of the snippet:%n%s", source).isNotEmpty();
         Matcher publicType = PUBLIC_TYPE.matcher(source);
         String fileName = (publicType.find() ? publicType.group(1) : types.get(0)) + ".java";
-        Path out = Files.createDirectories(dir.resolve(name + "-" + System.nanoTime()));
+        Path out =
+                Files.createDirectories(dir.resolve(name.replaceAll("[^A-Za-z0-9-]", "_") + "-" + System.nanoTime()));
         Path file = out.resolve(fileName);
         // Imports gathered from several snippets must come before the types: move them up.
         Files.writeString(file, importsFirst(source));
@@ -102,7 +93,7 @@ final class ReadmeSnippets {
                 out.toString(),
                 file.toString());
         assertThat(status)
-                .as("javac of the README snippet:%n%s%n%s", source, errors.toString(StandardCharsets.UTF_8))
+                .as("javac of the snippet %s:%n%s%n%s", name, source, errors.toString(StandardCharsets.UTF_8))
                 .isZero();
         return new URLClassLoader(new URL[] {out.toUri().toURL()}, parent);
     }
