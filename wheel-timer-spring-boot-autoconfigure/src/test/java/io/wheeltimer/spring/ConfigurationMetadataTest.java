@@ -47,8 +47,7 @@ class ConfigurationMetadataTest {
         DURABLE_KEYS.put("wheel-timer.durable.batch-size", JdbcDurableTimer.DEFAULT_BATCH_SIZE);
         DURABLE_KEYS.put("wheel-timer.durable.retry-delay", seconds(JdbcDurableTimer.DEFAULT_RETRY_DELAY));
         DURABLE_KEYS.put(
-                "wheel-timer.durable.retry-max-delay",
-                JdbcDurableTimer.DEFAULT_RETRY_MAX_DELAY.toMinutes() + "m");
+                "wheel-timer.durable.retry-max-delay", JdbcDurableTimer.DEFAULT_RETRY_MAX_DELAY.toMinutes() + "m");
         DURABLE_KEYS.put("wheel-timer.durable.max-attempts", JdbcDurableTimer.DEFAULT_MAX_ATTEMPTS);
         DURABLE_KEYS.put(
                 "wheel-timer.durable.max-data-size", JdbcDurableTimer.DEFAULT_MAX_DATA_SIZE.toKilobytes() + "KB");

@@ -163,8 +163,7 @@ class DocsPropertiesTest {
 
     /** A property, or a group of them (a prefix of one). */
     private static boolean known(String key) {
-        return metadata.containsKey(key)
-                || metadata.keySet().stream().anyMatch(name -> name.startsWith(key + "."));
+        return metadata.containsKey(key) || metadata.keySet().stream().anyMatch(name -> name.startsWith(key + "."));
     }
 
     private static List<String> configKeys(DocFiles.Block block) throws Exception {
