@@ -48,7 +48,7 @@ durable_section() {
         for experiment in lateness payment-1 payment-4 payment-own-1 payment-own-4 burst idle; do
             for contender in DURABLE DB_SCHEDULER DB_SCHEDULER_TUNED; do
                 echo "== durable $database $experiment $contender"
-                java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.DurableExperiments \
+                java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.experiments.DurableExperiments \
                     "$experiment" "$contender" "$database" | grep '^{' | tee -a "$out/durable.jsonl"
             done
         done
@@ -56,13 +56,13 @@ durable_section() {
             # 1,000,000 timeouts 30 days ahead, the durable timer alone (PostgreSQL's ANALYZE and EXPLAIN).
             # Serial GC: heap-after-GC readings are exact.
             echo "== durable postgresql far DURABLE"
-            java -Xms2g -Xmx2g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.DurableExperiments \
+            java -Xms2g -Xmx2g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.experiments.DurableExperiments \
                 far DURABLE postgresql | grep '^{' | tee -a "$out/durable.jsonl"
             # 10,000 timeouts by one scheduleAll, by single committed calls and by db-scheduler's scheduleBatch,
             # with commits flushed to disk (PostgreSQL's defaults) and without (the test server's settings).
             for commits in flushed unflushed; do
                 echo "== durable postgresql bulk $commits"
-                java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.DurableBulkExperiment "$commits" \
+                java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.experiments.DurableBulkExperiment "$commits" \
                     | grep '^{' | tee -a "$out/durable.jsonl"
             done
         fi
@@ -80,7 +80,7 @@ heartbeat_section() {
 
 if [[ "$only" == heartbeat ]]; then
     heartbeat_section
-    java -cp "$cp" io.wheeltimer.benchmarks.HeartbeatReport "$out/jmh-heartbeat.json" "$root/docs" \
+    java -cp "$cp" io.wheeltimer.benchmarks.report.HeartbeatReport "$out/jmh-heartbeat.json" "$root/docs" \
         "ONLY=heartbeat wheel-timer-benchmarks/run-benchmarks.sh"
     echo "Wrote the TaskScheduler section of docs/benchmarks.md"
     exit 0
@@ -88,7 +88,7 @@ fi
 
 if [[ "$only" == durable ]]; then
     durable_section
-    java -cp "$cp" io.wheeltimer.benchmarks.DurableReport "$out/durable.jsonl" "$root/docs" \
+    java -cp "$cp" io.wheeltimer.benchmarks.report.DurableReport "$out/durable.jsonl" "$root/docs" \
         "ONLY=durable wheel-timer-benchmarks/run-benchmarks.sh"
     echo "Wrote the durable section of docs/benchmarks.md and docs/benchmarks-durable.svg"
     exit 0
@@ -106,7 +106,7 @@ java -cp "$cp" org.openjdk.jmh.Main TimeLimitFloorBenchmark "${limit_args[@]/tim
 : > "$out/time-limit.jsonl"
 for contender in WHEEL JDK RESILIENCE4J; do
     echo "== limit-bulk $contender"
-    java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.TimeLimitExperiments limit-bulk "$contender" \
+    java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.experiments.TimeLimitExperiments limit-bulk "$contender" \
         | grep '^{' | tee -a "$out/time-limit.jsonl"
 done
 
@@ -131,7 +131,7 @@ for experiment in retained cpu-far cpu-far-busy cpu-idle lateness bulk; do
     for contender in WHEEL_FLAT WHEEL_HIERARCHICAL NETTY JDK; do
         echo "== $experiment $contender"
         # Serial GC: heap-after-GC readings are exact; one fresh JVM per measurement.
-        java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.Experiments "$experiment" "$contender" \
+        java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.experiments.Experiments "$experiment" "$contender" \
             | grep '^{' | tee -a "$out/experiments.jsonl"
     done
 done
@@ -141,13 +141,13 @@ for run in "bulk-random WHEEL_FLAT" "bulk-random WHEEL_HIERARCHICAL" "bulk-rando
         "lateness-cost WHEEL_HIERARCHICAL" "refusals WHEEL_HIERARCHICAL" "refusals-own WHEEL_HIERARCHICAL"; do
     echo "== $run"
     # shellcheck disable=SC2086
-    java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.Experiments $run \
+    java -Xms3g -Xmx3g -XX:+UseSerialGC -cp "$cp" io.wheeltimer.benchmarks.experiments.Experiments $run \
         | grep '^{' | tee -a "$out/experiments.jsonl"
 done
 
 heartbeat_section
 durable_section
 
-java -cp "$cp" io.wheeltimer.benchmarks.Report "$out/jmh.json" "$out/experiments.jsonl" "$root/docs" \
+java -cp "$cp" io.wheeltimer.benchmarks.report.Report "$out/jmh.json" "$out/experiments.jsonl" "$root/docs" \
     "wheel-timer-benchmarks/run-benchmarks.sh"
 echo "Wrote docs/benchmarks.md and its charts"
