@@ -98,6 +98,11 @@ class MySqlDialect extends Dialect {
         return "mysql";
     }
 
+    @Override
+    String lifeLockHeld(String instanceIdColumn) {
+        return "IS_USED_LOCK(" + lockName(instanceIdColumn) + ") IS NOT NULL";
+    }
+
     /**
      * One statement, and a second only when it updated a row: an insert writes {@code version} itself
      * (one affected row), an update (two affected rows, as it always changes the version) writes what
