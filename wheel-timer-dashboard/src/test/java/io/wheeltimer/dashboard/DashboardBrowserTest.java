@@ -3,6 +3,9 @@ package io.wheeltimer.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.wheeltimer.HashedWheelTimer;
+import io.wheeltimer.Timeout;
+import io.wheeltimer.TimerTask;
 import io.wheeltimer.jdbc.JdbcDurableTimer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,6 +49,20 @@ class DashboardBrowserTest {
     @Autowired
     DashboardTestApplication.Payments payments;
 
+    @Autowired
+    HashedWheelTimer wheel;
+
+    /** An in-memory timeout, as the wheel lists it. */
+    record ReminderTask(String session) implements TimerTask {
+        @Override
+        public void run(Timeout timeout) {}
+
+        @Override
+        public String toString() {
+            return "SessionReminder(" + session + ")";
+        }
+    }
+
     @BeforeAll
     static void openBrowser() throws IOException {
         browser = new Browser();
@@ -63,10 +81,18 @@ class DashboardBrowserTest {
         return browser.driver.findElement(By.cssSelector("[data-testid=durable-task][data-task='" + task + "']"));
     }
 
+    /**
+     * A figure of a task's row, read in one script call: the figures are swapped at every refresh, so
+     * an element found by one call may be gone by the next.
+     */
     private String figure(String task, String testId) {
-        return taskRow(task)
-                .findElement(By.cssSelector("[data-testid=" + testId + "]"))
-                .getText();
+        Object text = browser.driver.executeScript(
+                "const e = document.querySelector(`[data-testid=durable-task][data-task='${arguments[0]}']"
+                        + " [data-testid=${arguments[1]}]`); return e === null ? null : e.textContent;",
+                task,
+                testId);
+        assertThat(text).as("%s of %s", testId, task).isNotNull();
+        return text.toString();
     }
 
     @Test
@@ -111,10 +137,13 @@ class DashboardBrowserTest {
         // A mark on this page's window: a reload would lose it.
         browser.driver.executeScript("window.dashboardNotReloaded = true;");
 
-        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(100)).ignoreExceptions().untilAsserted(() -> {
-            assertThat(figure(TASK, "pending-count")).isEqualTo("0");
-            assertThat(Long.parseLong(figure(TASK, "lateness-count"))).isEqualTo(latenessBefore + 1);
-        });
+        await().atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(100))
+                .ignoreExceptions()
+                .untilAsserted(() -> {
+                    assertThat(figure(TASK, "pending-count")).isEqualTo("0");
+                    assertThat(Long.parseLong(figure(TASK, "lateness-count"))).isEqualTo(latenessBefore + 1);
+                });
         assertThat(Long.parseLong(figure(TASK, "lateness-p50"))).isGreaterThanOrEqualTo(0);
         assertThat(browser.driver.executeScript("return window.dashboardNotReloaded === true;"))
                 .as("the figures changed in place, without a reload")
@@ -135,7 +164,9 @@ class DashboardBrowserTest {
         assertThat(Long.parseLong(figure(TASK, "failed-count"))).isGreaterThanOrEqualTo(2);
         // The figures are swapped at every refresh: click the link of the row as it is now.
         await().atMost(PATIENCE).ignoreExceptions().until(() -> {
-            taskRow(TASK).findElement(By.cssSelector("[data-testid=failed-link]")).click();
+            taskRow(TASK)
+                    .findElement(By.cssSelector("[data-testid=failed-link]"))
+                    .click();
             return true;
         });
         failedRow("order-retry")
@@ -178,6 +209,9 @@ class DashboardBrowserTest {
             durable.schedule(TASK, "order-soon-" + i, Duration.ofMillis(300 + i * 150L));
         }
         await().atMost(PATIENCE).until(() -> payments.ran.contains("order-soon-7"));
+        for (int i = 0; i < 5; i++) {
+            wheel.newTimeout(new ReminderTask("session-" + i), 30 + i * 7L, TimeUnit.MINUTES);
+        }
         browser.driver.get(url(""));
 
         byte[] png = browser.driver.getScreenshotAs(OutputType.BYTES);
@@ -185,6 +219,9 @@ class DashboardBrowserTest {
         Files.write(shot, png);
         assertThat(png.length).isGreaterThan(10_000);
         assertThat(Long.parseLong(figure(TASK, "lateness-count"))).isGreaterThanOrEqualTo(8);
+        assertThat(browser.driver.findElements(By.cssSelector(
+                        "[data-testid=wheel][data-name=wheelTimer]" + " [data-testid=wheel-upcoming] li")))
+                .hasSizeGreaterThanOrEqualTo(5);
         for (int i = 0; i < 120; i++) {
             durable.cancel(TASK, "order-" + (1000 + i));
         }
