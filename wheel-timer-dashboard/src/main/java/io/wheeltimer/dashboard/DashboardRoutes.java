@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Supplier;
+import org.springframework.dao.DataAccessException;
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -113,7 +114,17 @@ final class DashboardRoutes {
         WheelSection.write(out, wheels.get());
         DurableSections sections = durable.get();
         if (sections != null) {
-            sections.figures(out, viewer);
+            StringBuilder durableFigures = new StringBuilder();
+            try {
+                sections.figures(durableFigures, viewer);
+                out.append(durableFigures);
+            } catch (DataAccessException unreachable) {
+                // The wheels still show; the next refresh tries the database again.
+                out.append("<section><h2>Durable timeouts</h2><p class=\"note\" data-testid=\"durable-error\">The"
+                                + " database could not be read: ")
+                        .append(Html.text(unreachable.getMostSpecificCause().getMessage()))
+                        .append("</p></section>");
+            }
         }
         out.append("</div>");
     }
