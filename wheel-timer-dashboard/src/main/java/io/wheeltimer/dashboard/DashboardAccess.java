@@ -20,6 +20,11 @@ import org.springframework.util.ClassUtils;
  */
 final class DashboardAccess {
 
+    /** Whether Spring Security's web support is on {@code classLoader}'s class path. */
+    static boolean isSecurityPresent(ClassLoader classLoader) {
+        return ClassUtils.isPresent("org.springframework.security.web.SecurityFilterChain", classLoader);
+    }
+
     /** The form field of this dashboard's token. */
     static final String TOKEN_FIELD = "wt-token";
 
@@ -31,9 +36,12 @@ final class DashboardAccess {
     private final DashboardProperties.ShowData showData;
     private final String token;
 
-    DashboardAccess(DashboardProperties properties, ClassLoader classLoader) {
-        this.securityPresent =
-                ClassUtils.isPresent("org.springframework.security.web.SecurityFilterChain", classLoader);
+    /**
+     * @param securityPresent whether Spring Security is on the application's class path (then its rules
+     *     decide who may look, and the loopback rule is off)
+     */
+    DashboardAccess(DashboardProperties properties, boolean securityPresent) {
+        this.securityPresent = securityPresent;
         this.allowRemote = properties.isAllowRemote();
         this.readOnly = properties.isReadOnly();
         this.showData = properties.getShowData();

@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -39,9 +40,12 @@ public final class DashboardAutoConfiguration {
 
     @Bean
     RouterFunction<ServerResponse> wheelTimerDashboardRoutes(
-            DashboardProperties properties, ListableBeanFactory beanFactory, ObjectProvider<DurableSections> durable) {
+            DashboardProperties properties,
+            ApplicationContext context,
+            ListableBeanFactory beanFactory,
+            ObjectProvider<DurableSections> durable) {
         DashboardAccess access =
-                new DashboardAccess(properties, beanFactory.getClass().getClassLoader());
+                new DashboardAccess(properties, DashboardAccess.isSecurityPresent(context.getClassLoader()));
         return new DashboardRoutes(
                         properties.checkedPath(),
                         properties.checkedRefresh(),
