@@ -16,6 +16,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.web.servlet.function.RouterFunction;
@@ -36,6 +37,7 @@ import org.springframework.web.servlet.function.ServerResponse;
 @ConditionalOnClass({RouterFunction.class, HashedWheelTimer.class})
 @ConditionalOnBooleanProperty(name = "wheel-timer.dashboard.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DashboardProperties.class)
+@ImportRuntimeHints(DashboardRuntimeHints.class)
 public final class DashboardAutoConfiguration {
 
     @Bean

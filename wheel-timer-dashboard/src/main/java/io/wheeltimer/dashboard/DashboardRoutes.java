@@ -218,7 +218,7 @@ final class DashboardRoutes {
     /** The htmx script, read once from its WebJar (where dashboard.properties says it is). */
     static byte[] readScript() {
         ClassLoader loader = DashboardRoutes.class.getClassLoader();
-        try (InputStream in = loader.getResourceAsStream("io/wheeltimer/dashboard/dashboard.properties")) {
+        try (InputStream in = loader.getResourceAsStream(DashboardRuntimeHints.PROPERTIES)) {
             Properties properties = new Properties();
             if (in == null) {
                 throw new IllegalStateException("io/wheeltimer/dashboard/dashboard.properties is missing from the"

@@ -6,6 +6,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 
 /** The page's frame: escaping, and what the browser is made to load. */
 class PageTest {
@@ -35,6 +37,26 @@ class PageTest {
         }
         assertThat(gzipped.size()).isLessThanOrEqualTo(61_440);
         assertThat(new String(script, java.nio.charset.StandardCharsets.UTF_8)).contains("htmx");
+    }
+
+    @Test
+    void aNativeImageKeepsTheResourcesThePageReads() throws IOException {
+        RuntimeHints hints = new RuntimeHints();
+        new DashboardRuntimeHints().registerHints(hints, getClass().getClassLoader());
+        String script = new String(
+                        getClass()
+                                .getClassLoader()
+                                .getResourceAsStream(DashboardRuntimeHints.PROPERTIES)
+                                .readAllBytes(),
+                        java.nio.charset.StandardCharsets.ISO_8859_1)
+                .lines()
+                .filter(line -> line.startsWith("htmx="))
+                .findFirst()
+                .orElseThrow()
+                .substring("htmx=".length());
+        assertThat(RuntimeHintsPredicates.resource().forResource(DashboardRuntimeHints.PROPERTIES))
+                .accepts(hints);
+        assertThat(RuntimeHintsPredicates.resource().forResource(script)).accepts(hints);
     }
 
     @Test
