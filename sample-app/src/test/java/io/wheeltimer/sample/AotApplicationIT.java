@@ -131,6 +131,18 @@ class AotApplicationIT {
     }
 
     @Test
+    void theDashboardAnswersFromTheBuildTimeBeanDefinitions() {
+        HttpResponse<String> page = api.get("/wheel-timer");
+        assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+        assertThat(page.body())
+                .contains("data-testid=\"wheel\" data-name=\"wheelTimer\"")
+                .contains("data-testid=\"durable-task\" data-task=\"order-payment\"");
+        HttpResponse<String> script = api.get("/wheel-timer/assets/htmx.min.js");
+        assertThat(script.statusCode()).isEqualTo(200);
+        assertThat(script.body()).contains("htmx");
+    }
+
+    @Test
     void unknownTimerIsAProblem() {
         assertProblem(api.get("/actuator/wheeltimer/nope"), 404, "wheelTimer");
     }

@@ -214,6 +214,14 @@ abstract class Dialect {
     }
 
     /**
+     * An SQL expression, true while the {@link LifeLock} of the instance whose id is the column
+     * {@code instanceIdColumn} is held by some session; null where the database has none.
+     */
+    String lifeLockHeld(String instanceIdColumn) {
+        return null;
+    }
+
+    /**
      * The condition of a claimable row of alias {@code a}. Parameters, in {@link #claimArguments}'s
      * order: due before, this instance, heal before, lease alive at, the tasks.
      */

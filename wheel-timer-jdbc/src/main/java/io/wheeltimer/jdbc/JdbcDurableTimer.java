@@ -131,6 +131,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     private final TimerParts parts;
     private final TimerSettings settings;
     private final ArmedTimeouts armed;
+    private volatile TableOverview overview;
 
     /** Polling and firing; written under this object's monitor. */
     private volatile boolean running;
@@ -235,6 +236,20 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      */
     public int held() {
         return armed.size();
+    }
+
+    /**
+     * Reads for a page that shows the whole table (counts, upcoming deadlines, instances, one
+     * timeout, keyset pages), each one statement bounded whatever the table's size.
+     */
+    public TableOverview overview() {
+        TableOverview o = overview;
+        if (o == null) {
+            // Two threads may both build one: they are alike, and the table is found once in parts.
+            o = new TableOverview(parts.table().dialect(), settings.clock());
+            overview = o;
+        }
+        return o;
     }
 
     /** This instance's life lock; for tests. */

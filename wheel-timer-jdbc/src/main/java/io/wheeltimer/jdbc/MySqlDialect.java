@@ -98,6 +98,11 @@ class MySqlDialect extends Dialect {
         return "mysql";
     }
 
+    @Override
+    String lifeLockHeld(String instanceIdColumn) {
+        return "IS_USED_LOCK(" + lockName(instanceIdColumn) + ") IS NOT NULL";
+    }
+
     /**
      * Microseconds since the epoch counted between two {@code DATETIME}s, which carry no time zone:
      * {@code UNIX_TIMESTAMP(NOW(6))} would convert the session's local time back, and in the repeated

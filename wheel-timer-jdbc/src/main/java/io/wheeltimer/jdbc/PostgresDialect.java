@@ -89,6 +89,13 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
+    String lifeLockHeld(String instanceIdColumn) {
+        return "EXISTS (SELECT 1 FROM pg_locks l, (" + keys(instanceIdColumn) + ") k WHERE l.locktype = 'advisory'"
+                + " AND l.granted AND l.objsubid = 2 AND l.database = (SELECT oid FROM pg_database WHERE datname ="
+                + " current_database()) AND l.classid = k.k1::oid AND l.objid = k.k2::oid)";
+    }
+
+    @Override
     LifeLock.Statements lifeLock() {
         return lifeLock;
     }

@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Micrometer meters of a durable timer, tag {@code task}: the counters
  * {@code wheel.timer.durable.scheduled}, {@code .fired} (runs that committed), {@code .cancelled},
  * {@code .retried} and {@code .failed} (given up), and the timer {@code wheel.timer.durable.lateness}
- * (from a deadline to the start of its handler); and, once {@linkplain #bindTo bound} to the timer,
+ * (from a deadline to the start of its handler, with the histogram buckets of {@link LatenessBuckets});
+ * and, once {@linkplain #bindTo bound} to the timer,
  * the gauge {@code wheel.timer.durable.held} (no tag: the timeouts this instance holds). Register it
  * as a listener on the timer's builder.
  */
@@ -92,6 +93,7 @@ public final class DurableTimerMetrics implements DurableTimerListener {
             lateness = Timer.builder(PREFIX + "lateness")
                     .description("Time from a durable timeout's deadline to the start of its handler")
                     .tag("task", task)
+                    .serviceLevelObjectives(LatenessBuckets.BOUNDS.toArray(Duration[]::new))
                     .register(registry);
         }
 

@@ -11,9 +11,11 @@ import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.wheeltimer.jdbc.DurableTimerTask;
 import io.wheeltimer.jdbc.JdbcDurableTimer;
+import io.wheeltimer.spring.metrics.LatenessBuckets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -94,6 +96,16 @@ class DurableTimerMetricsTest {
                                     .count())
                             .as("every run that started")
                             .isEqualTo(2);
+                    assertThat(registry.get("wheel.timer.durable.lateness")
+                                    .tag("task", "ok")
+                                    .timer()
+                                    .takeSnapshot()
+                                    .histogramCounts())
+                            .as("the buckets a dashboard draws")
+                            .extracting(bucket -> (long) bucket.bucket(TimeUnit.MILLISECONDS))
+                            .containsExactlyElementsOf(LatenessBuckets.BOUNDS.stream()
+                                    .map(Duration::toMillis)
+                                    .toList());
                     assertThat(registry.get("wheel.timer.durable.held").gauge().value())
                             .as("only b is held")
                             .isEqualTo(1.0);

@@ -1,0 +1,230 @@
+package io.wheeltimer.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.wheeltimer.HashedWheelTimer;
+import io.wheeltimer.Timeout;
+import io.wheeltimer.TimerTask;
+import io.wheeltimer.jdbc.JdbcDurableTimer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * The dashboard as a user sees it, in headless Chromium, with writes allowed: finding a timeout by key,
+ * a due timeout leaving the pending count and entering the lateness figures without a reload, and
+ * retrying and discarding given-up timeouts from their list.
+ */
+@SpringBootTest(
+        classes = DashboardTestApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"wheel-timer.dashboard.read-only=false", "wheel-timer.dashboard.refresh=200ms"})
+class DashboardBrowserTest {
+
+    private static final String TASK = DashboardTestApplication.TASK;
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private static Browser browser;
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JdbcDurableTimer durable;
+
+    @Autowired
+    DashboardTestApplication.Payments payments;
+
+    @Autowired
+    HashedWheelTimer wheel;
+
+    /** An in-memory timeout, as the wheel lists it. */
+    record ReminderTask(String session) implements TimerTask {
+        @Override
+        public void run(Timeout timeout) {}
+
+        @Override
+        public String toString() {
+            return "SessionReminder(" + session + ")";
+        }
+    }
+
+    @BeforeAll
+    static void openBrowser() throws IOException {
+        browser = new Browser();
+    }
+
+    @AfterAll
+    static void closeBrowser() throws IOException {
+        browser.close();
+    }
+
+    private String url(String path) {
+        return "http://127.0.0.1:" + port + "/wheel-timer" + path;
+    }
+
+    private WebElement taskRow(String task) {
+        return browser.driver.findElement(By.cssSelector("[data-testid=durable-task][data-task='" + task + "']"));
+    }
+
+    /**
+     * A figure of a task's row, read in one script call: the figures are swapped at every refresh, so
+     * an element found by one call may be gone by the next.
+     */
+    private String figure(String task, String testId) {
+        Object text = browser.driver.executeScript(
+                "const e = document.querySelector(`[data-testid=durable-task][data-task='${arguments[0]}']"
+                        + " [data-testid=${arguments[1]}]`); return e === null ? null : e.textContent;",
+                task,
+                testId);
+        assertThat(text).as("%s of %s", testId, task).isNotNull();
+        return text.toString();
+    }
+
+    @Test
+    void findsATimeoutByTaskAndKey() {
+        durable.schedule(TASK, "order-lookup", Duration.ofHours(2), "{\"card\":\"4111\"}");
+        browser.driver.get(url(""));
+
+        browser.driver.findElement(By.cssSelector("[data-testid=lookup-task]")).sendKeys(TASK);
+        browser.driver.findElement(By.cssSelector("[data-testid=lookup-key]")).sendKeys("order-lookup");
+        browser.driver
+                .findElement(By.cssSelector("[data-testid=lookup-submit]"))
+                .click();
+
+        WebElement result = browser.driver.findElement(By.cssSelector("[data-testid=lookup-result]"));
+        WebElement row = result.findElement(By.cssSelector("[data-key='order-lookup']"));
+        assertThat(row.findElement(By.cssSelector("[data-testid=timeout-state]"))
+                        .getText())
+                .isEqualTo("pending");
+        assertThat(row.findElement(By.cssSelector("[data-testid=timeout-data]")).getText())
+                .as("data is masked by default")
+                .isEqualTo("******");
+
+        browser.driver.findElement(By.cssSelector("[data-testid=lookup-key]")).clear();
+        browser.driver.findElement(By.cssSelector("[data-testid=lookup-key]")).sendKeys("no-such-order");
+        browser.driver
+                .findElement(By.cssSelector("[data-testid=lookup-submit]"))
+                .click();
+        assertThat(browser.driver
+                        .findElement(By.cssSelector("[data-testid=lookup-result]"))
+                        .getText())
+                .isEqualTo("none");
+        durable.cancel(TASK, "order-lookup");
+    }
+
+    @Test
+    void aDueTimeoutLeavesThePendingCountAndEntersTheLatenessFiguresWithoutAReload() {
+        await().atMost(PATIENCE).until(() -> durable.pending(TASK, 10).isEmpty());
+        durable.schedule(TASK, "order-due", Instant.now().plusSeconds(4));
+        browser.driver.get(url(""));
+        assertThat(figure(TASK, "pending-count")).isEqualTo("1");
+        long latenessBefore = Long.parseLong(figure(TASK, "lateness-count"));
+        // A mark on this page's window: a reload would lose it.
+        browser.driver.executeScript("window.dashboardNotReloaded = true;");
+
+        await().atMost(PATIENCE)
+                .pollInterval(Duration.ofMillis(100))
+                .ignoreExceptions()
+                .untilAsserted(() -> {
+                    assertThat(figure(TASK, "pending-count")).isEqualTo("0");
+                    assertThat(Long.parseLong(figure(TASK, "lateness-count"))).isEqualTo(latenessBefore + 1);
+                });
+        assertThat(Long.parseLong(figure(TASK, "lateness-p50"))).isGreaterThanOrEqualTo(0);
+        assertThat(browser.driver.executeScript("return window.dashboardNotReloaded === true;"))
+                .as("the figures changed in place, without a reload")
+                .isEqualTo(true);
+    }
+
+    @Test
+    void retriesAndDiscardsGivenUpTimeoutsFromTheirList() {
+        payments.failing.set(true);
+        durable.schedule(TASK, "order-retry", Duration.ZERO);
+        durable.schedule(TASK, "order-discard", Duration.ZERO);
+        await().atMost(PATIENCE)
+                .until(() -> durable.findFailed(TASK, "order-retry").isPresent()
+                        && durable.findFailed(TASK, "order-discard").isPresent());
+        payments.failing.set(false);
+
+        browser.driver.get(url(""));
+        assertThat(Long.parseLong(figure(TASK, "failed-count"))).isGreaterThanOrEqualTo(2);
+        // The figures are swapped at every refresh: click the link of the row as it is now.
+        await().atMost(PATIENCE).ignoreExceptions().until(() -> {
+            taskRow(TASK)
+                    .findElement(By.cssSelector("[data-testid=failed-link]"))
+                    .click();
+            return true;
+        });
+        failedRow("order-retry")
+                .findElement(By.cssSelector("[data-testid=retry]"))
+                .click();
+
+        assertThat(browser.driver.findElements(By.cssSelector("[data-key='order-retry']")))
+                .as("no longer given up")
+                .isEmpty();
+        await().atMost(PATIENCE).until(() -> payments.ran.contains("order-retry"));
+
+        failedRow("order-discard")
+                .findElement(By.cssSelector("[data-testid=discard]"))
+                .click();
+        assertThat(browser.driver.findElements(By.cssSelector("[data-key='order-discard']")))
+                .isEmpty();
+        assertThat(durable.findFailed(TASK, "order-discard")).isEmpty();
+        assertThat(durable.find(TASK, "order-discard")).isEmpty();
+        assertThat(payments.ran).doesNotContain("order-discard");
+    }
+
+    private WebElement failedRow(String key) {
+        List<WebElement> rows = browser.driver.findElements(
+                By.cssSelector("[data-testid=timeout-list] [data-testid=timeout][data-key='" + key + "']"));
+        assertThat(rows).as("given-up row of %s", key).hasSize(1);
+        return rows.get(0);
+    }
+
+    @Test
+    void aPopulatedOverviewIsPhotographed() throws IOException {
+        payments.failing.set(true);
+        durable.schedule(TASK, "order-given-up", Duration.ZERO);
+        await().atMost(PATIENCE)
+                .until(() -> durable.findFailed(TASK, "order-given-up").isPresent());
+        payments.failing.set(false);
+        for (int i = 0; i < 120; i++) {
+            durable.schedule(TASK, "order-" + (1000 + i), Duration.ofSeconds(20L + i * 37L % 3600));
+        }
+        for (int i = 0; i < 8; i++) {
+            durable.schedule(TASK, "order-soon-" + i, Duration.ofMillis(300 + i * 150L));
+        }
+        await().atMost(PATIENCE).until(() -> payments.ran.contains("order-soon-7"));
+        for (int i = 0; i < 5; i++) {
+            wheel.newTimeout(new ReminderTask("session-" + i), 30 + i * 7L, TimeUnit.MINUTES);
+        }
+        browser.driver.get(url(""));
+
+        byte[] png = browser.driver.getScreenshotAs(OutputType.BYTES);
+        Path shot = Path.of("target", "dashboard.png");
+        Files.write(shot, png);
+        assertThat(png.length).isGreaterThan(10_000);
+        assertThat(Long.parseLong(figure(TASK, "lateness-count"))).isGreaterThanOrEqualTo(8);
+        assertThat(browser.driver.findElements(By.cssSelector(
+                        "[data-testid=wheel][data-name=wheelTimer]" + " [data-testid=wheel-upcoming] li")))
+                .hasSizeGreaterThanOrEqualTo(5);
+        for (int i = 0; i < 120; i++) {
+            durable.cancel(TASK, "order-" + (1000 + i));
+        }
+        durable.discard(TASK, "order-given-up");
+    }
+}
