@@ -85,7 +85,8 @@ class DurableTimerCountsTest extends OnEachDatabase {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> heard.size() == 5);
         Map<String, Duration> byKey = Map.ofEntries(heard.toArray(Map.Entry[]::new));
-        assertThat(byKey.get("two hours ago")).isBetween(Duration.ofHours(2), Duration.ofHours(2).plusSeconds(30));
+        assertThat(byKey.get("two hours ago"))
+                .isBetween(Duration.ofHours(2), Duration.ofHours(2).plusSeconds(30));
         assertThat(byKey.get("1970")).isEqualTo(Duration.ofDays(1));
         assertThat(byKey.get("year -1000")).isEqualTo(Duration.ofDays(1));
         assertThat(byKey.get("earliest")).isEqualTo(Duration.ofDays(1));

@@ -53,9 +53,10 @@ class ReadmeYamlTest {
         List<String> blocks = yamlBlocks();
         assertThat(blocks).as("the README's yaml blocks").isNotEmpty();
         for (String block : blocks) {
-            runnerWith(block).run(context -> assertThat(context)
-                    .as("an application with the README's yaml:%n%s", block)
-                    .hasNotFailed());
+            runnerWith(block)
+                    .run(context -> assertThat(context)
+                            .as("an application with the README's yaml:%n%s", block)
+                            .hasNotFailed());
         }
     }
 

@@ -126,8 +126,7 @@ class DurableTimerMetricsTest {
                     }
                     timer.schedule("ok", "1970", Instant.EPOCH);
 
-                    await().atMost(Duration.ofSeconds(30))
-                            .until(() -> count(registry, "fired", "ok") == ancient + 1);
+                    await().atMost(Duration.ofSeconds(30)).until(() -> count(registry, "fired", "ok") == ancient + 1);
                     Timer lateness = registry.get("wheel.timer.durable.lateness")
                             .tag("task", "ok")
                             .timer();
