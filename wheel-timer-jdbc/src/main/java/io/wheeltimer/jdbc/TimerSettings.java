@@ -3,6 +3,7 @@ package io.wheeltimer.jdbc;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -110,6 +111,15 @@ record TimerSettings(
                     "must be a plain SQL identifier of at most " + MAX_TABLE_NAME_LENGTH + " characters: a letter"
                             + " or _, then letters, digits or _ (the lease table is named after it, with _instances"
                             + " appended)");
+        }
+        if (ReservedWords.isReserved(tableName)) {
+            throw new InvalidSettingException(
+                    "tableName",
+                    tableName,
+                    "\"" + tableName + "\"",
+                    "must not be a word that H2, PostgreSQL, MariaDB or MySQL reserves (" + tableName
+                            + " is one): the name is written into the timer's SQL unquoted; choose another, for"
+                            + " example " + tableName.toLowerCase(Locale.ROOT) + "_timeouts");
         }
         return tableName;
     }
