@@ -62,7 +62,7 @@ final class TimeoutData {
     /**
      * On the scheduling thread: what the context captures, to store with the timeout; null when it
      * captures nothing, more than the trace_context column holds, or text that not every database
-     * stores (U+0000, which PostgreSQL refuses; an unpaired surrogate, which drivers turn into "?"). A
+     * stores (U+0000, which PostgreSQL refuses; an unpaired surrogate, which has no UTF-8). A
      * context is an aid to tracing, never a reason to refuse a schedule: such a context is dropped,
      * and logged once for each of the two reasons.
      */

@@ -200,8 +200,8 @@ record TimerSettings(
 
     /**
      * The index of the first character of {@code text} that not every database stores in a text
-     * column: U+0000 (PostgreSQL refuses it) or half of a surrogate pair (drivers write "?"); -1 when
-     * there is none.
+     * column: U+0000 (PostgreSQL refuses it) or half of a surrogate pair (no UTF-8 for it: a driver
+     * writes something else, or refuses it); -1 when there is none.
      */
     static int unstorableAt(String text) {
         for (int i = 0; i < text.length(); i++) {
