@@ -26,7 +26,8 @@ public interface DurableTimeoutContext {
 
     /**
      * On the thread that schedules: the text to store with the timeout, or null for none. Text longer
-     * than 512 characters is not stored (logged once).
+     * than 512 characters, or with U+0000 or an unpaired surrogate (text not every database stores),
+     * is not stored, and the timeout is scheduled without it (logged once).
      */
     String capture();
 

@@ -247,13 +247,18 @@ final class Firing {
         return clock.millis();
     }
 
-    /** The most lateness a {@link Duration} of nanoseconds holds (about 292 years): meters record in nanoseconds. */
-    static final Duration MAX_LATENESS = Duration.ofNanos(Long.MAX_VALUE);
+    /**
+     * The most lateness reported: one day. Far beyond the lateness of an instance that keeps up (a
+     * tick) or catches up after a restart (the outage), and small enough that a meter's total, a sum
+     * of nanoseconds in a {@code long} (Micrometer's timers keep one), holds over 100,000 recordings at
+     * the cap (292 years): uncapped, one deadline centuries past fills that total, and a second one
+     * turns it negative.
+     */
+    static final Duration MAX_LATENESS = Duration.ofDays(1);
 
     /**
      * From {@code deadlineMillis} to {@code nowMillis}: zero when not late, and at most
-     * {@link #MAX_LATENESS}, so that a deadline centuries past (an ancient {@code Instant}) neither
-     * overflows nor breaks a meter.
+     * {@link #MAX_LATENESS}, however far past the deadline is (an ancient {@code Instant} included).
      */
     static Duration lateness(long nowMillis, long deadlineMillis) {
         if (deadlineMillis >= nowMillis) {
@@ -261,7 +266,7 @@ final class Firing {
         }
         long lateMillis = nowMillis - deadlineMillis;
         if (lateMillis < 0 || lateMillis > MAX_LATENESS.toMillis()) {
-            return MAX_LATENESS; // the subtraction overflowed, or nanoseconds would
+            return MAX_LATENESS; // the subtraction overflowed, or the deadline is more than the cap past
         }
         return Duration.ofMillis(lateMillis);
     }

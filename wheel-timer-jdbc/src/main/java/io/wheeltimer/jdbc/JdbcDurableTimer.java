@@ -153,7 +153,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      * {@code tableName} if {@link Builder#tableName} takes it: for a configuration layer that
      * creates the table before a timer exists.
      *
-     * @throws InvalidSettingException if it is not a plain SQL identifier of at most 50 characters
+     * @throws InvalidSettingException if it is not a plain SQL identifier of at most 50 characters,
+     *     or is a word that H2, PostgreSQL, MariaDB or MySQL reserves
      */
     public static String checkTableName(String tableName) {
         return TimerSettings.tableName(tableName);
@@ -427,8 +428,9 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
         /**
          * The table; default {@code wheel_timer_timeouts}. A plain SQL identifier of at most 50
-         * characters; the instances' leases are in the table of that name with {@code _instances}
-         * appended.
+         * characters, not a word that H2, PostgreSQL, MariaDB or MySQL reserves ({@code order},
+         * {@code user}: the name is written into the SQL unquoted); the instances' leases are in the
+         * table of that name with {@code _instances} appended.
          */
         public Builder tableName(String tableName) {
             this.tableName = TimerSettings.tableName(tableName);

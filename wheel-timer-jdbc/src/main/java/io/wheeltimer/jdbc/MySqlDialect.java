@@ -31,6 +31,16 @@ class MySqlDialect extends Dialect {
     /** Rows one bulk upsert writes at most: 4,000 parameters, well below the drivers' limits. */
     private static final int ROWS_PER_STATEMENT = 500;
 
+    /**
+     * What a bulk upsert leaves of the server's {@code max_allowed_packet} for its rows' values: the
+     * statement's own text (its column lists and its update clause, under a kilobyte) and the
+     * protocol's headers, with room to spare.
+     */
+    private static final long STATEMENT_TEXT_BYTES = 16 * 1024;
+
+    /** The server's {@code max_allowed_packet}, read at the first bulk upsert; 0 until then. */
+    private volatile long maxAllowedPacket;
+
     private final String upsertTimeout;
     private final String lockFiring;
     private final String deleteFiring;
@@ -138,11 +148,15 @@ class MySqlDialect extends Dialect {
      * Many rows a statement ({@value #ROWS_PER_STATEMENT} at most): a JDBC batch would send one upsert
      * per row, a round trip each unless the driver rewrites it. {@code VALUES(column)} names the value
      * a row would have inserted: both MariaDB and MySQL take it (MySQL's row alias is not MariaDB's).
+     * A statement is also kept under the server's {@code max_allowed_packet} (16 MB by default on
+     * MariaDB, 64 MB on MySQL, often less where it was set by hand), which the server checks for the
+     * whole statement: 500 rows of 64 KB data are 32 MB. Its rows are counted at the most a driver
+     * sends for them, every quote and backslash escaped ({@link WriteChunks}).
      */
     @Override
     void upsertTimeouts(List<TimeoutTable.Write> writes) {
-        for (int from = 0; from < writes.size(); from += ROWS_PER_STATEMENT) {
-            List<TimeoutTable.Write> chunk = writes.subList(from, Math.min(writes.size(), from + ROWS_PER_STATEMENT));
+        long maxValueBytes = Math.max(1, maxAllowedPacket() - STATEMENT_TEXT_BYTES);
+        for (List<TimeoutTable.Write> chunk : WriteChunks.of(writes, ROWS_PER_STATEMENT, maxValueBytes)) {
             Object[] arguments = new Object[chunk.size() * 8];
             int i = 0;
             for (TimeoutTable.Write w : chunk) {
@@ -157,6 +171,21 @@ class MySqlDialect extends Dialect {
             }
             calls.update(upsertRows(chunk.size()), arguments);
         }
+    }
+
+    /**
+     * The largest statement the server takes, in bytes: read once, as the server's setting for new
+     * sessions changes only by an operator's {@code SET GLOBAL} (then a restart of the timer reads it
+     * again).
+     */
+    private long maxAllowedPacket() {
+        long read = maxAllowedPacket;
+        if (read == 0) {
+            Long value = calls.queryForObject("SELECT @@max_allowed_packet", Long.class);
+            read = value == null ? 0 : value;
+            maxAllowedPacket = read;
+        }
+        return read;
     }
 
     private String upsertRows(int rows) {

@@ -1,6 +1,7 @@
 package io.wheeltimer.jdbc;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -70,11 +71,13 @@ final class PostgresDialect extends Dialect {
 
     /**
      * The two keys (k1, k2) of the life lock of the instance whose id is {@code instanceId}, an SQL
-     * expression: the first 64 bits of the md5 of the table and the id, as two integers.
+     * expression: the first 64 bits of the md5 of the table and the id, as two integers. The table as
+     * PostgreSQL names it: an unquoted name folded to lower case, so that instances configured with
+     * {@code Timeouts} and {@code timeouts}, one table, take and look for the same locks.
      */
     private String keys(String instanceId) {
         return "SELECT ('x' || substr(h, 1, 8))::bit(32)::int AS k1, ('x' || substr(h, 9, 8))::bit(32)::int AS k2"
-                + " FROM (SELECT md5('" + table + "/' || " + instanceId + ") AS h) m";
+                + " FROM (SELECT md5('" + table.toLowerCase(Locale.ROOT) + "/' || " + instanceId + ") AS h) m";
     }
 
     @Override

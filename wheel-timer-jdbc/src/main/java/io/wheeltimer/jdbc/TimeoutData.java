@@ -16,6 +16,7 @@ final class TimeoutData {
     private final DurableDataCodec codec;
     private final DurableTimeoutContext context;
     private final AtomicBoolean reportedLongContext = new AtomicBoolean();
+    private final AtomicBoolean reportedUnstorableContext = new AtomicBoolean();
 
     TimeoutData(TimerSettings settings) {
         this.maxDataSize = settings.maxDataSize();
@@ -60,21 +61,39 @@ final class TimeoutData {
 
     /**
      * On the scheduling thread: what the context captures, to store with the timeout; null when it
-     * captures nothing or more than the trace_context column holds (then logged once).
+     * captures nothing, more than the trace_context column holds, or text that not every database
+     * stores (U+0000, which PostgreSQL refuses; an unpaired surrogate, which has no UTF-8). A
+     * context is an aid to tracing, never a reason to refuse a schedule: such a context is dropped,
+     * and logged once for each of the two reasons.
      */
     String capture() {
         String captured = context.capture();
-        if (captured == null || captured.codePointCount(0, captured.length()) <= TimerSettings.MAX_CONTEXT_LENGTH) {
-            return captured;
+        if (captured == null) {
+            return null;
         }
-        if (reportedLongContext.compareAndSet(false, true)) {
-            log.log(
-                    System.Logger.Level.WARNING,
-                    () -> "The DurableTimeoutContext " + context + " captured " + captured.length()
-                            + " characters, more than the " + TimerSettings.MAX_CONTEXT_LENGTH
-                            + " stored with a timeout; such contexts are not stored (logged once)");
+        if (captured.codePointCount(0, captured.length()) > TimerSettings.MAX_CONTEXT_LENGTH) {
+            if (reportedLongContext.compareAndSet(false, true)) {
+                log.log(
+                        System.Logger.Level.WARNING,
+                        () -> "The DurableTimeoutContext " + context + " captured " + captured.length()
+                                + " characters, more than the " + TimerSettings.MAX_CONTEXT_LENGTH
+                                + " stored with a timeout; such contexts are not stored (logged once)");
+            }
+            return null;
         }
-        return null;
+        int unstorable = TimerSettings.unstorableAt(captured);
+        if (unstorable >= 0) {
+            if (reportedUnstorableContext.compareAndSet(false, true)) {
+                log.log(
+                        System.Logger.Level.WARNING,
+                        () -> "The DurableTimeoutContext " + context + " captured text with U+"
+                                + String.format("%04X", (int) captured.charAt(unstorable)) + " at index " + unstorable
+                                + "; a context with U+0000 or an unpaired surrogate is not stored with its timeout,"
+                                + " which is scheduled without it (logged once)");
+            }
+            return null;
+        }
+        return captured;
     }
 
     DurableTimeoutContext context() {

@@ -3,6 +3,7 @@ package io.wheeltimer.jdbc;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -134,6 +135,15 @@ record TimerSettings(
                             + " or _, then letters, digits or _ (the lease table is named after it, with _instances"
                             + " appended)");
         }
+        if (ReservedWords.isReserved(tableName)) {
+            throw new InvalidSettingException(
+                    "tableName",
+                    tableName,
+                    "\"" + tableName + "\"",
+                    "must not be a word that H2, PostgreSQL, MariaDB or MySQL reserves (" + tableName
+                            + " is one): the name is written into the timer's SQL unquoted; choose another, for"
+                            + " example " + tableName.toLowerCase(Locale.ROOT) + "_timeouts");
+        }
         return tableName;
     }
 
@@ -206,23 +216,29 @@ record TimerSettings(
     }
 
     private static boolean isName(String value) {
-        if (value.isBlank() || value.codePointCount(0, value.length()) > MAX_NAME_LENGTH) {
-            return false;
-        }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
+        return !value.isBlank()
+                && value.codePointCount(0, value.length()) <= MAX_NAME_LENGTH
+                && unstorableAt(value) < 0;
+    }
+
+    /**
+     * The index of the first character of {@code text} that not every database stores in a text
+     * column: U+0000 (PostgreSQL refuses it) or half of a surrogate pair (no UTF-8 for it: a driver
+     * writes something else, or refuses it); -1 when there is none.
+     */
+    static int unstorableAt(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
             if (c == '\u0000') {
-                return false;
+                return i;
             }
-            if (Character.isHighSurrogate(c)
-                    && i + 1 < value.length()
-                    && Character.isLowSurrogate(value.charAt(i + 1))) {
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                return false;
+                return i;
             }
         }
-        return true;
+        return -1;
     }
 
     /** A name as an error shows it: quoted, cut to 40 characters (never inside one), with its length. */

@@ -3,6 +3,7 @@ package io.wheeltimer.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
+import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
 
 /**
  * {@code scheduleAll} and {@code cancelAll}: one transaction, the caller's when it has one; all or
@@ -173,5 +175,58 @@ class DurableTimerBulkTest extends OnEachDatabase {
                 database, (scheduled - started) / 1_000_000, (cancelled - scheduled) / 1_000_000);
         assertThat(fixture.rows()).isEqualTo(5_000);
         assertThat(durable.find(TASK, "key-9999").orElseThrow().data()).isEqualTo("order 9999");
+    }
+
+    @Test
+    void rowsOfLargeDataAreWrittenWhateverTheirSumAndTheirCharacters() {
+        handler = new RecordingHandler();
+        durable = fixture.start(
+                fixture.builder().maxDataSize(DataSize.ofMegabytes(1)).handler(TASK, handler));
+        // Text a driver escapes (each ' and \ doubles where it is sent as a literal) and text of
+        // four-byte characters, 64 KB of UTF-8 each, and a few rows of 1 MB: tens of megabytes.
+        String escaped = "'\\".repeat(64 * 1024 / 2);
+        String wide = "\ud83d\ude00".repeat(64 * 1024 / 4);
+        String large = "x".repeat(1024 * 1024);
+        Instant deadline = inHours(1);
+        List<DurableTimeout> timeouts = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            timeouts.add(new DurableTimeout(TASK, "key-" + i, deadline, i % 2 == 0 ? escaped : wide, 1));
+        }
+        for (int i = 0; i < 20; i++) {
+            timeouts.add(new DurableTimeout(TASK, "large-" + i, deadline, large, 1));
+        }
+        if (database == TestDatabase.MARIADB || database == TestDatabase.MYSQL) {
+            long maxAllowedPacket = fixture.jdbc.queryForObject("SELECT @@max_allowed_packet", Long.class);
+            assertThat(300L * 64 * 1024)
+                    .as("the 64 KB rows alone are more than the server takes in one statement")
+                    .isGreaterThan(maxAllowedPacket);
+        }
+
+        assertThat(durable.scheduleAll(timeouts)).isEqualTo(320);
+
+        assertThat(fixture.rows()).isEqualTo(320);
+        for (int i : new int[] {0, 1, 298, 299}) {
+            assertThat(durable.find(TASK, "key-" + i).orElseThrow().data()).isEqualTo(i % 2 == 0 ? escaped : wide);
+        }
+        assertThat(durable.find(TASK, "large-0").orElseThrow().data()).isEqualTo(large);
+        assertThat(durable.find(TASK, "large-19").orElseThrow().data()).isEqualTo(large);
+    }
+
+    @Test
+    void aHundredThousandAtOnceOnPostgresql() {
+        assumeThat(database)
+                .as("one statement of arrays on PostgreSQL; the others write in chunks, as rowsOfLargeData shows")
+                .isEqualTo(TestDatabase.POSTGRESQL);
+        start();
+        Instant deadline = inHours(1);
+        List<DurableTimeout> many = IntStream.range(0, 100_000)
+                .mapToObj(i -> new DurableTimeout(TASK, "key-" + i, deadline.plusMillis(i % 1000), "order " + i, 1))
+                .toList();
+
+        assertThat(durable.scheduleAll(many)).isEqualTo(100_000);
+
+        assertThat(fixture.rows()).isEqualTo(100_000);
+        assertThat(durable.find(TASK, "key-99999").orElseThrow().data()).isEqualTo("order 99999");
+        assertThat(durable.held()).isZero();
     }
 }

@@ -3,17 +3,20 @@ package io.wheeltimer.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.wheeltimer.testsupport.LogCapture;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 
 /**
  * The context captured at {@code schedule} travels with the row: each run gets it, on whichever
- * instance runs it, after a restart too; text too long to store is not stored.
+ * instance runs it, after a restart too; text too long to store, or that a database cannot store
+ * (U+0000, an unpaired surrogate), is not stored, and never fails the schedule.
  */
 class DurableTimerContextTest extends OnEachDatabase {
 
@@ -111,5 +114,54 @@ class DurableTimerContextTest extends OnEachDatabase {
                 .singleElement()
                 .extracting(Run::currentDuringHandler)
                 .isEqualTo("y".repeat(512));
+    }
+
+    @Test
+    void aContextWithTextNoDatabaseStoresIsDroppedAndTheScheduleStands() {
+        Queue<Run> runs = new ConcurrentLinkedQueue<>();
+        try (LogCapture log = LogCapture.of(JdbcDurableTimer.class)) {
+            JdbcDurableTimer durable = fixture.start(fixture.builder()
+                    .context(new FakeContext(runs))
+                    .handler(TASK, t -> runs.add(new Run(null, t, CURRENT.get()))));
+            scheduleWithin("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\u0000", durable, "nul");
+            scheduleWithin("00-\ud800-00f067aa0ba902b7-01", durable, "lone-high-surrogate");
+            scheduleWithin("\udc00", durable, "lone-low-surrogate");
+            durable.scheduleAll(List.of()); // nothing to write, nothing captured
+            CURRENT.set("\u0000");
+            try {
+                durable.scheduleAll(
+                        List.of(new DurableTimeout(TASK, "bulk", Instant.now().plusMillis(200))));
+            } finally {
+                CURRENT.remove();
+            }
+            String pair = "00-\ud83d\ude00-01"; // a surrogate pair is text like any other
+            scheduleWithin(pair, durable, "pair");
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> runs.size() == 5);
+            assertThat(runs)
+                    .filteredOn(run -> !run.timeout().key().equals("pair"))
+                    .extracting(Run::currentDuringHandler)
+                    .containsOnlyNulls();
+            assertThat(runs)
+                    .filteredOn(run -> run.timeout().key().equals("pair"))
+                    .singleElement()
+                    .extracting(Run::currentDuringHandler)
+                    .isEqualTo(pair);
+            assertThat(log.messages(Level.WARNING))
+                    .as("logged once")
+                    .filteredOn(m -> m.contains("U+0000 or an unpaired surrogate"))
+                    .singleElement()
+                    .asString()
+                    .contains(FakeContext.class.getSimpleName(), "not stored");
+        }
+    }
+
+    private static void scheduleWithin(String trace, JdbcDurableTimer durable, String key) {
+        CURRENT.set(trace);
+        try {
+            durable.schedule(TASK, key, Duration.ofMillis(200));
+        } finally {
+            CURRENT.remove();
+        }
     }
 }

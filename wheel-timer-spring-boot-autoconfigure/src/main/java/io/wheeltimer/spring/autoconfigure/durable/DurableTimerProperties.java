@@ -22,7 +22,8 @@ public class DurableTimerProperties {
     /**
      * Table of the durable timeouts; the instances' leases are kept in a second table named after
      * it with the suffix _instances. A plain SQL identifier of at most 50 characters: a letter or
-     * underscore, then letters, digits or underscores.
+     * underscore, then letters, digits or underscores; not a word that H2, PostgreSQL, MariaDB or
+     * MySQL reserves (order, user).
      */
     private String tableName = JdbcDurableTimer.DEFAULT_TABLE_NAME;
 

@@ -68,6 +68,8 @@ class DurableStartupFailureReportTest {
                 "wheel-timer.durable.table-name        | timeouts;drop | a plain SQL identifier of at most 50 characters",
                 "wheel-timer.durable.table-name        | 9lives        | a plain SQL identifier of at most 50 characters",
                 "wheel-timer.durable.table-name        | app.timeouts  | a plain SQL identifier of at most 50 characters",
+                "wheel-timer.durable.table-name        | order         | not be a word that H2, PostgreSQL, MariaDB or MySQL reserves",
+                "wheel-timer.durable.table-name        | user          | for example user_timeouts",
                 "wheel-timer.durable.initialize-schema | sometimes     | one of always, embedded, never",
                 "wheel-timer.durable.timer             | noSuchTimer   | the Timer beans are [wheelTimer]",
             })

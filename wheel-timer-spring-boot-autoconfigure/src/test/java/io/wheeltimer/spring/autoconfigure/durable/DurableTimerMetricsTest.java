@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
@@ -13,6 +14,7 @@ import io.wheeltimer.jdbc.DurableTimerTask;
 import io.wheeltimer.jdbc.JdbcDurableTimer;
 import io.wheeltimer.spring.metrics.LatenessBuckets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +26,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 
 /**
  * The {@code wheel.timer.durable.*} meters after schedule, fire, cancel, retry and give-up, on H2
- * and PostgreSQL; and each handler run observed as a deferred {@code @WheelTimeout} run is.
+ * and PostgreSQL; the lateness of deadlines centuries past, capped so that its total stays right; and
+ * each handler run observed as a deferred {@code @WheelTimeout} run is.
  */
 class DurableTimerMetricsTest {
 
@@ -114,6 +117,35 @@ class DurableTimerMetricsTest {
                                     .getId()
                                     .getTags())
                             .isEmpty();
+                });
+    }
+
+    @Test
+    void deadlinesCenturiesPastAddUpToAPositiveTotalOfADayEach() {
+        DurableApps.runner(Database.H2)
+                .withConfiguration(AutoConfigurations.of(DurableTimerMetricsAutoConfiguration.class))
+                .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withBean(Handlers.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
+                    awaitHolding(timer);
+                    int ancient = 50;
+                    for (int i = 0; i < ancient; i++) {
+                        timer.schedule("ok", "year-1000-" + i, Instant.parse("-1000-01-01T00:00:00Z"));
+                    }
+                    timer.schedule("ok", "1970", Instant.EPOCH);
+
+                    await().atMost(Duration.ofSeconds(30)).until(() -> count(registry, "fired", "ok") == ancient + 1);
+                    Timer lateness = registry.get("wheel.timer.durable.lateness")
+                            .tag("task", "ok")
+                            .timer();
+                    assertThat(lateness.count()).isEqualTo(ancient + 1);
+                    assertThat(lateness.totalTime(TimeUnit.DAYS))
+                            .as("a day per recording, neither overflowed nor negative")
+                            .isEqualTo(ancient + 1.0);
+                    assertThat(lateness.max(TimeUnit.DAYS)).isEqualTo(1.0);
                 });
     }
 
