@@ -24,7 +24,8 @@ import org.springframework.jdbc.support.GeneratedKeyHolder;
  * <p>The {@link LifeLock} is a user lock ({@code GET_LOCK}), named {@code wheel_timer/} and 40 hex digits
  * of the SHA-2 of the database, table and instance id (user locks are the server's, not a database's);
  * the claim counts a holder alive only while its lock is used ({@code IS_USED_LOCK}), in the same
- * statement.
+ * statement, unless this instance keeps no life lock itself (behind a transaction-pooling proxy:
+ * {@link #keepNoLifeLock}).
  */
 class MySqlDialect extends Dialect {
 
@@ -70,7 +71,10 @@ class MySqlDialect extends Dialect {
         this.release = "UPDATE " + table + " SET holder = NULL WHERE task = ? AND timeout_key = ? AND holder = ?";
         this.lifeLock = new LifeLock.Statements(
                 "SELECT GET_LOCK(" + lockName("?") + ", 0), CONNECTION_ID()",
-                "SELECT RELEASE_LOCK(" + lockName("?") + ")");
+                "SELECT RELEASE_LOCK(" + lockName("?") + ")",
+                "SELECT COALESCE(IS_USED_LOCK(" + lockName("?") + ") = CONNECTION_ID(), 0), CONNECTION_ID()",
+                "SELECT CONNECTION_ID()",
+                "a user lock (GET_LOCK), which IS_USED_LOCK shows");
     }
 
     /**
@@ -90,7 +94,7 @@ class MySqlDialect extends Dialect {
 
     @Override
     String holderAlive(String i) {
-        return " AND IS_USED_LOCK(" + lockName(i + ".instance_id") + ") IS NOT NULL";
+        return keepsLifeLock() ? " AND IS_USED_LOCK(" + lockName(i + ".instance_id") + ") IS NOT NULL" : "";
     }
 
     @Override

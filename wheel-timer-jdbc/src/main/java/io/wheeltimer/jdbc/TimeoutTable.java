@@ -91,6 +91,11 @@ final class TimeoutTable {
         return dialect.lifeLock();
     }
 
+    /** This instance keeps no life lock from now on: {@link Dialect#keepNoLifeLock}. */
+    void keepNoLifeLock() {
+        dialect.keepNoLifeLock();
+    }
+
     /** The tasks this instance claims. */
     List<String> tasks() {
         return tasks;
