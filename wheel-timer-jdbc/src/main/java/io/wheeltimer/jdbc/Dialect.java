@@ -167,8 +167,9 @@ abstract class Dialect {
 
     /**
      * From now on this instance keeps no {@link LifeLock} (a transaction-pooling proxy is in between):
-     * it judges the other instances by their leases alone, ending none by its lock, as it cannot be
-     * judged by one itself. For the rest of this timer's life.
+     * its lease renewals write so in its lease row ({@code life_lock} false), so that the others judge
+     * it by its lease alone, and it judges the others by their leases alone too, ending none by a lock.
+     * For the rest of this timer's life.
      */
     final void keepNoLifeLock() {
         keepsLifeLock = false;

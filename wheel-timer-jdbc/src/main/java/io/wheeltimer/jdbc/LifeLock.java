@@ -45,8 +45,9 @@ import org.springframework.dao.DataAccessResourceFailureException;
  * session reached through two connections at once (a direct connection each has its own); this is
  * looked at whenever the lock's connection is opened, and at every poll. Then this instance says so
  * once at WARN, lets go of any lock it took, takes none again, and renews its lease without ending the
- * others' (see {@link Dialect#keepNoLifeLock}): its lease alone tells whether it lives, and a crash of
- * it is taken over when that lease runs out.
+ * others' (see {@link Dialect#keepNoLifeLock}), writing in its lease row that it keeps no lock
+ * ({@code life_lock}), so that no instance, one connected directly included, judges it by one: its
+ * lease alone tells whether it lives, and a crash of it is taken over when that lease runs out.
  *
  * <p><b>A database that only pretends to have session locks</b> (CockroachDB's advisory-lock functions
  * succeed and lock nothing) fails the start: a lock taken must show as held by its session.

@@ -24,8 +24,8 @@ import org.springframework.jdbc.support.GeneratedKeyHolder;
  * <p>The {@link LifeLock} is a user lock ({@code GET_LOCK}), named {@code wheel_timer/} and 40 hex digits
  * of the SHA-2 of the database, table and instance id (user locks are the server's, not a database's);
  * the claim counts a holder alive only while its lock is used ({@code IS_USED_LOCK}), in the same
- * statement, unless this instance keeps no life lock itself (behind a transaction-pooling proxy:
- * {@link #keepNoLifeLock}).
+ * statement, but one whose lease row says it keeps none ({@code life_lock}), and unless this instance
+ * keeps none itself (behind a transaction-pooling proxy: {@link #keepNoLifeLock}).
  */
 class MySqlDialect extends Dialect {
 
@@ -61,12 +61,12 @@ class MySqlDialect extends Dialect {
                 "SELECT version FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL FOR UPDATE";
         this.deleteVersion =
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND version = ? AND failed_at IS NULL";
-        this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
-                + " ON DUPLICATE KEY UPDATE lease_until = ?";
+        this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until, life_lock) VALUES (?, ?, ?)"
+                + " ON DUPLICATE KEY UPDATE lease_until = ?, life_lock = ?";
         String databaseNow = "FLOOR(UNIX_TIMESTAMP(NOW(6)) * 1000)";
-        this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?,"
-                + " LAST_INSERT_ID(" + databaseNow + " + ?)) ON DUPLICATE KEY UPDATE"
-                + " lease_until = LAST_INSERT_ID(" + databaseNow + " + ?)";
+        this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " (instance_id, lease_until, life_lock)"
+                + " VALUES (?, LAST_INSERT_ID(" + databaseNow + " + ?), ?) ON DUPLICATE KEY UPDATE"
+                + " lease_until = LAST_INSERT_ID(" + databaseNow + " + ?), life_lock = ?";
         this.lockHeld = "SELECT task, timeout_key FROM " + table + " WHERE holder = ? FOR UPDATE SKIP LOCKED";
         this.release = "UPDATE " + table + " SET holder = NULL WHERE task = ? AND timeout_key = ? AND holder = ?";
         this.lifeLock = new LifeLock.Statements(
@@ -94,7 +94,11 @@ class MySqlDialect extends Dialect {
 
     @Override
     String holderAlive(String i) {
-        return keepsLifeLock() ? " AND IS_USED_LOCK(" + lockName(i + ".instance_id") + ") IS NOT NULL" : "";
+        // One that keeps no lock (behind a transaction pooler) is judged by its lease alone; and so is
+        // every one by an instance that keeps none itself.
+        return keepsLifeLock()
+                ? " AND (NOT " + i + ".life_lock OR IS_USED_LOCK(" + lockName(i + ".instance_id") + ") IS NOT NULL)"
+                : "";
     }
 
     @Override
@@ -220,7 +224,8 @@ class MySqlDialect extends Dialect {
 
     @Override
     void upsertLease(String instance, long leaseUntil) {
-        bounded.update(upsertLease, instance, leaseUntil, leaseUntil);
+        boolean lock = keepsLifeLock();
+        bounded.update(upsertLease, instance, leaseUntil, lock, leaseUntil, lock);
     }
 
     /**
@@ -236,7 +241,9 @@ class MySqlDialect extends Dialect {
                             connection.prepareStatement(renewLeaseByDatabaseTime, Statement.RETURN_GENERATED_KEYS);
                     statement.setString(1, instance);
                     statement.setLong(2, leaseMillis);
-                    statement.setLong(3, leaseMillis);
+                    statement.setBoolean(3, keepsLifeLock());
+                    statement.setLong(4, leaseMillis);
+                    statement.setBoolean(5, keepsLifeLock());
                     return statement;
                 },
                 keys);

@@ -173,7 +173,7 @@ final class TimeoutTable {
             "trace_context");
 
     /** The columns of the instances table. */
-    static final List<String> INSTANCE_COLUMNS = List.of("instance_id", "lease_until");
+    static final List<String> INSTANCE_COLUMNS = List.of("instance_id", "lease_until", "life_lock");
 
     /** The instances table of {@code table}: one lease row per live instance. */
     static String instancesTable(String table) {

@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.logging.Level;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -28,7 +30,8 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * by the database's clock, none twice, none is lost, none an instance held is taken from it while it
  * lives, and what each says it holds is what the table shows it holding. Then one is killed (its pool
  * closed at once, as a process's connections end): the other takes its timeouts over once its lease
- * runs out, within that lease and two polls.
+ * runs out, within that lease and two polls. An instance connected directly, with its life lock, takes
+ * nothing from a live one behind the pooler, which has none.
  */
 class DurableTimerBehindPgBouncerTest {
 
@@ -42,11 +45,24 @@ class DurableTimerBehindPgBouncerTest {
     /** A loaded 2-core machine's margin on top of the lease and two polls. */
     private static final Duration MARGIN = Duration.ofMillis(1500);
 
+    private static PgBouncerServer pooler;
+
+    @BeforeAll
+    static void startPooler() {
+        assumeThat(TestDatabase.tested()).contains(TestDatabase.POSTGRESQL);
+        pooler = PgBouncerServer.start(TestDatabase.sharedPostgres());
+    }
+
+    @AfterAll
+    static void stopPooler() {
+        if (pooler != null) {
+            pooler.close();
+        }
+    }
+
     @Test
     void twoInstancesBehindAPoolerFireEachTimeoutOnceOnTimeAndTakeOverAKilledOneWhenItsLeaseRunsOut() throws Exception {
-        assumeThat(TestDatabase.tested()).contains(TestDatabase.POSTGRESQL);
         try (DurableFixture fixture = new DurableFixture(TestDatabase.POSTGRESQL);
-                PgBouncerServer pooler = PgBouncerServer.start(TestDatabase.sharedPostgres());
                 HikariDataSource poolA = pooled(pooler);
                 HikariDataSource poolB = pooled(pooler);
                 LogCapture log = LogCapture.of(JdbcDurableTimer.class)) {
@@ -173,6 +189,52 @@ class DurableTimerBehindPgBouncerTest {
         }
     }
 
+    @Test
+    void anInstanceConnectedDirectlyTakesNothingFromALiveOneBehindThePooler() throws Exception {
+        try (DurableFixture fixture = new DurableFixture(TestDatabase.POSTGRESQL);
+                HikariDataSource pool = pooled(pooler)) {
+            String fired = fixture.table + "_fired";
+            fixture.jdbc.execute("CREATE TABLE " + fired + " (timeout_key VARCHAR(200) NOT NULL, instance VARCHAR(200)"
+                    + " NOT NULL, deadline_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL)");
+            JdbcDurableTimer pooled = start(fixture, pool, "pooled", fired);
+            // Direct, with its life lock, polling five times as often: it looks at the pooled one's lease
+            // row many times while that one holds its timeouts, and across several of the pooler's
+            // recycles of its server sessions.
+            JdbcTemplate direct = new JdbcTemplate(fixture.dataSource);
+            JdbcDurableTimer d = fixture.start(fixture.builder()
+                    .instanceId("direct")
+                    .pollInterval(POLL.dividedBy(5))
+                    .lease(LEASE)
+                    .lookahead(LOOKAHEAD)
+                    .handler(
+                            TASK,
+                            timeout -> direct.update(
+                                    "INSERT INTO " + fired + " (timeout_key, instance, deadline_ms, started_ms)"
+                                            + " VALUES (?, 'direct', ?, 0)",
+                                    timeout.key(),
+                                    timeout.deadline().toEpochMilli())));
+            assertThat(pooled.lifeLock().isLeaseAlone()).isTrue();
+            assertThat(d.lifeLock().isLeaseAlone()).isFalse();
+            assertThat(d.lifeLock().isHeld()).isTrue();
+
+            long first = System.currentTimeMillis() + 4000;
+            List<DurableTimeout> timeouts = new ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                timeouts.add(new DurableTimeout(TASK, "p-" + i, Instant.ofEpochMilli(first + 3L * i)));
+            }
+            pooled.scheduleAll(timeouts);
+            assertThat(fixture.holders().values()).containsOnly("pooled");
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> count(fixture.jdbc, fired) >= timeouts.size());
+            List<Fired> runs = fired(fixture.jdbc, fired);
+            assertThat(byKey(runs)).hasSize(timeouts.size());
+            assertThat(runs)
+                    .as("fired by the instance that held them")
+                    .allMatch(r -> r.instance().equals("pooled"));
+            pooled.stop();
+        }
+    }
+
     record Fired(String key, String instance, long deadlineMs, long startedMs) {}
 
     private static JdbcDurableTimer start(DurableFixture fixture, DataSource pool, String instance, String fired) {
@@ -197,8 +259,8 @@ class DurableTimerBehindPgBouncerTest {
         return fixture.start(builder);
     }
 
-    private static HikariDataSource pooled(PgBouncerServer pooler) {
-        return TestDatabase.pool(pooler.jdbcUrl(TestDatabase.DATABASE), pooler.username(), 10);
+    private static HikariDataSource pooled(PgBouncerServer server) {
+        return TestDatabase.pool(server.jdbcUrl(TestDatabase.DATABASE), server.username(), 10);
     }
 
     private static int heldInTable(DurableFixture fixture, String instance) {
