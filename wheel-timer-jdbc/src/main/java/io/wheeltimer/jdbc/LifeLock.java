@@ -2,15 +2,18 @@ package io.wheeltimer.jdbc;
 
 import io.wheeltimer.internal.RepeatLog;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
@@ -76,7 +79,7 @@ final class LifeLock {
     private final BooleanSupplier running;
     private final String instanceId;
     private final String tableName;
-    private final java.time.Duration lease;
+    private final Duration lease;
     private final int timeoutSeconds;
     private final RepeatLog heldElsewhere;
 
@@ -116,7 +119,7 @@ final class LifeLock {
         }
         try {
             take(statements);
-        } catch (org.springframework.dao.DataAccessException e) {
+        } catch (DataAccessException e) {
             // Reported by the polls, which try again.
         }
     }
@@ -127,7 +130,7 @@ final class LifeLock {
      * others may have taken what it held. Does nothing where the database has no such lock, behind a
      * transaction-pooling proxy, and once the timer is stopped.
      *
-     * @throws org.springframework.dao.DataAccessException if the lock could not be looked at or taken
+     * @throws DataAccessException if the lock could not be looked at or taken
      *     (the database cannot be reached): the poll fails, and the next one tries again
      * @throws IllegalStateException if the database took the lock and does not show it held
      */
@@ -157,6 +160,7 @@ final class LifeLock {
         }
         return reported;
     }
+
     /** At a stop, once the lease row is gone: releases the lock and gives the connection back. */
     synchronized void release() {
         if (connection == null) {
@@ -199,30 +203,33 @@ final class LifeLock {
         return leaseAlone;
     }
 
+    /** What a statement of the lock answered: yes or no, and the id of the session that ran it. */
+    private record Answer(boolean yes, long session) {}
+
+    /** Runs {@code sql} (take or verify) for this instance's lock on the lock's connection. */
+    private Answer ask(String sql) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setQueryTimeout(timeoutSeconds);
+            statement.setString(1, instanceId);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return new Answer(result.getBoolean(1), result.getLong(2));
+            }
+        }
+    }
+
     /** Asks whether the session on the lock's connection holds the lock, as at each poll. */
     private void verify(Statements statements) {
-        long session;
-        boolean holds;
-        try (PreparedStatement verify = connection.prepareStatement(statements.verify())) {
-            verify.setQueryTimeout(timeoutSeconds);
-            verify.setString(1, instanceId);
-            try (ResultSet result = verify.executeQuery()) {
-                result.next();
-                holds = result.getBoolean(1);
-                session = result.getLong(2);
-            }
+        Answer answer;
+        try {
+            answer = ask(statements.verify());
         } catch (SQLException | RuntimeException e) {
             // The connection is gone, and its session with it: a new one takes the lock.
             lost |= held;
             discard();
             return;
         }
-        if (session != sessionId) {
-            throughPooler(
-                    statements,
-                    "its session changed from " + sessionId + " to " + session
-                            + " between two statements on one connection");
-        } else if (held && !holds) {
+        if (!sessionChanged(statements, answer) && held && !answer.yes()) {
             lost = true;
             held = false;
         }
@@ -237,24 +244,15 @@ final class LifeLock {
                 return;
             }
         }
-        long session;
-        try (PreparedStatement take = connection.prepareStatement(statements.take())) {
-            take.setQueryTimeout(timeoutSeconds);
-            take.setString(1, instanceId);
-            try (ResultSet result = take.executeQuery()) {
-                result.next();
-                held = result.getBoolean(1);
-                session = result.getLong(2);
-            }
+        Answer taken;
+        try {
+            taken = ask(statements.take());
         } catch (SQLException | RuntimeException e) {
             discard();
             throw unreachable("could not take its life lock on table " + tableName, e);
         }
-        if (session != sessionId) {
-            throughPooler(
-                    statements,
-                    "its session changed from " + sessionId + " to " + session
-                            + " between two statements on one connection");
+        held = taken.yes();
+        if (sessionChanged(statements, taken)) {
             return;
         }
         if (held) {
@@ -274,37 +272,38 @@ final class LifeLock {
      * (CockroachDB) cannot tell the others that this instance lives, nor that it died.
      */
     private void checkShown(Statements statements) {
-        boolean shown;
-        long session;
-        try (PreparedStatement verify = connection.prepareStatement(statements.verify())) {
-            verify.setQueryTimeout(timeoutSeconds);
-            verify.setString(1, instanceId);
-            try (ResultSet result = verify.executeQuery()) {
-                result.next();
-                shown = result.getBoolean(1);
-                session = result.getLong(2);
-            }
+        Answer shown;
+        try {
+            shown = ask(statements.verify());
         } catch (SQLException | RuntimeException e) {
             discard();
             throw unreachable("could not look at its life lock on table " + tableName, e);
         }
-        if (session != sessionId) {
-            throughPooler(
-                    statements,
-                    "its session changed from " + sessionId + " to " + session
-                            + " between two statements on one connection");
+        if (sessionChanged(statements, shown) || shown.yes()) {
             return;
         }
-        if (!shown) {
-            String database = databaseName();
-            discard();
-            throw new IllegalStateException("Durable timer " + instanceId + " cannot run on " + database
-                    + " (table " + tableName + "): it answered that this session took " + statements.kind()
-                    + ", and does not show it held by the session. The database only pretends to have session"
-                    + " locks (CockroachDB's advisory-lock functions do), and durable timeouts need them to tell"
-                    + " a dead instance from a live one. Use PostgreSQL, MariaDB or MySQL, or H2 for one"
-                    + " instance.");
+        String database = databaseName();
+        discard();
+        throw new IllegalStateException("Durable timer " + instanceId + " cannot run on " + database + " (table "
+                + tableName + "): it answered that this session took " + statements.kind() + ", and does not show"
+                + " it held by the session. The database only pretends to have session locks (CockroachDB's"
+                + " advisory-lock functions do), and durable timeouts need them to tell a dead instance from a live"
+                + " one. Use PostgreSQL, MariaDB or MySQL, or H2 for one instance.");
+    }
+
+    /**
+     * Whether {@code answer} came from another session than the connection's: only a proxy between
+     * them changes it (then this instance keeps no lock from now on).
+     */
+    private boolean sessionChanged(Statements statements, Answer answer) {
+        if (answer.session() == sessionId) {
+            return false;
         }
+        throughPooler(
+                statements,
+                "its session changed from " + sessionId + " to " + answer.session()
+                        + " between two statements on one connection");
+        return true;
     }
 
     /**
@@ -382,7 +381,7 @@ final class LifeLock {
 
     private String databaseName() {
         try {
-            java.sql.DatabaseMetaData meta = connection.getMetaData();
+            DatabaseMetaData meta = connection.getMetaData();
             return meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
         } catch (SQLException | RuntimeException e) {
             return "this database";
