@@ -24,8 +24,9 @@ import org.springframework.jdbc.support.GeneratedKeyHolder;
  * <p>The {@link LifeLock} is a user lock ({@code GET_LOCK}), named {@code wheel_timer/} and 40 hex digits
  * of the SHA-2 of the database, table and instance id (user locks are the server's, not a database's);
  * the claim counts a holder alive only while its lock is used ({@code IS_USED_LOCK}), in the same
- * statement, but one whose lease row says it keeps none ({@code life_lock}), and unless this instance
- * keeps none itself (behind a transaction-pooling proxy: {@link #keepNoLifeLock}).
+ * statement: except one whose lease row says it keeps no lock ({@code life_lock} false), which its
+ * lease alone judges, and not at all where this instance keeps none itself (behind a
+ * transaction-pooling proxy: {@link #keepNoLifeLock}).
  */
 class MySqlDialect extends Dialect {
 

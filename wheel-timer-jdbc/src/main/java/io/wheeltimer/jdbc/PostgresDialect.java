@@ -8,9 +8,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * PostgreSQL: {@code INSERT ... ON CONFLICT ... RETURNING}, {@code DELETE ... RETURNING}, and a claim in
  * one statement. The {@link LifeLock} is a session advisory lock whose two keys are the first 64 bits of
  * the md5 of {@code table/instance id}; the lease renewal ends the lease of every other instance whose
- * lock no session holds ({@code pg_locks}), in the same statement, but of those whose lease row says
- * they keep none ({@code life_lock}), and unless this instance keeps none itself (behind a
- * transaction pooler: {@link #keepNoLifeLock}).
+ * lock no session holds ({@code pg_locks}), in the same statement: except those whose lease row says
+ * they keep no lock ({@code life_lock} false), and not at all where this instance keeps none itself
+ * (behind a transaction pooler: {@link #keepNoLifeLock}).
  */
 final class PostgresDialect extends Dialect {
 
