@@ -33,6 +33,9 @@ abstract class Dialect {
     final String table;
     final String instances;
 
+    /** Cleared, once, by {@link #keepNoLifeLock}: set by the poll thread or the start, read by the polls. */
+    private volatile boolean keepsLifeLock = true;
+
     Dialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
         this.calls = calls;
         this.bounded = bounded;
@@ -181,7 +184,8 @@ abstract class Dialect {
      * millisecond ahead, and deadlines would fire that much early): one
      * statement that renews the lease and reads the clock that judges it. Where the database has a
      * {@link LifeLock} and the claim does not ask for it ({@link #holderAlive}), the same statement ends
-     * the lease of every other instance whose lock is free: it is dead.
+     * the lease of every other instance whose lock is free: it is dead (not where this instance keeps no
+     * lock: {@link #keepNoLifeLock}).
      */
     abstract long renewLeaseByDatabaseTime(String instance, long leaseMillis);
 
@@ -201,6 +205,21 @@ abstract class Dialect {
      */
     LifeLock.Statements lifeLock() {
         return null;
+    }
+
+    /**
+     * From now on this instance keeps no {@link LifeLock} (a transaction-pooling proxy is in between):
+     * its lease renewals write so in its lease row ({@code life_lock} false), so that the others judge
+     * it by its lease alone, and it judges the others by their leases alone too, ending none by a lock.
+     * For the rest of this timer's life.
+     */
+    final void keepNoLifeLock() {
+        keepsLifeLock = false;
+    }
+
+    /** Whether this instance keeps a {@link LifeLock}, where the database has one; see {@link #keepNoLifeLock}. */
+    final boolean keepsLifeLock() {
+        return keepsLifeLock;
     }
 
     /**

@@ -2,15 +2,18 @@ package io.wheeltimer.jdbc;
 
 import io.wheeltimer.internal.RepeatLog;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 
 /**
@@ -28,20 +31,44 @@ import org.springframework.dao.DataAccessResourceFailureException;
  * ask {@code IS_USED_LOCK}. H2 has none: it is one instance, and the lease alone counts.
  *
  * <p>The connection comes from the timer's {@code DataSource} and is kept, in auto-commit mode, outside
- * every transaction: with a pool, each running instance holds one of its connections. Each poll checks
- * it ({@link Connection#isValid}, a ping and no SQL statement); a session that ended while this
- * instance lives (a network failure, a restart of the database, the session killed) is reported once,
- * so that the poll rebuilds what this instance holds from the table, and the lock is taken again on a
- * new connection. A lock that another session holds (an earlier life of this instance id whose session
- * the database has not yet ended) is not waited for: this instance runs on, the others judge it by the
- * lock that session holds, and each poll tries again.
+ * every transaction: with a pool, each running instance holds one of its connections. Each poll asks
+ * the database whether the session it reaches on that connection holds the lock ({@code pg_locks} for
+ * {@code pg_backend_pid()}; {@code IS_USED_LOCK(name) = CONNECTION_ID()}): a ping alone would pass
+ * through a proxy whose session behind it is gone. A lock found not held (its session ended while this
+ * instance lives: a network failure, a restart of the database, the session killed, the lock let go)
+ * is reported once, so that the poll rebuilds what this instance holds from the table, and taken again.
+ * A lock that another session holds (an earlier life of this instance id whose session the database
+ * has not yet ended) is not waited for: this instance runs on, the others judge it by the lock that
+ * session holds, and each poll tries again.
  *
- * <p>Thread safe: the poll thread checks, {@code stop()} releases.
+ * <p><b>Behind a connection pooler in transaction mode</b> (PgBouncer's {@code pool_mode=transaction})
+ * no session lock can be kept: the lock stays on whichever server session ran the statement, and the
+ * pooler closes that one when it likes ({@code server_lifetime}) while the connection here still works.
+ * Such a proxy shows as a session that changes between two statements on one connection, or as one
+ * session reached through two connections at once (a direct connection each has its own); this is
+ * looked at whenever the lock's connection is opened, and at every poll. Then this instance says so
+ * once at WARN, lets go of any lock it took, takes none again, and renews its lease without ending the
+ * others' (see {@link Dialect#keepNoLifeLock}), writing in its lease row that it keeps no lock
+ * ({@code life_lock}), so that no instance, one connected directly included, judges it by one: its
+ * lease alone tells whether it lives, and a crash of it is taken over when that lease runs out.
+ *
+ * <p><b>A database that only pretends to have session locks</b> (CockroachDB's advisory-lock functions
+ * succeed and lock nothing) fails the start: a lock taken must show as held by its session.
+ *
+ * <p>Thread safe: the start checks, the poll thread checks, {@code stop()} releases.
  */
 final class LifeLock {
 
-    /** The statements that take and release the lock, each with the instance id as its one parameter. */
-    record Statements(String take, String release) {}
+    /**
+     * The statements of a database's life lock. {@code take}, {@code release} and {@code verify} have the
+     * instance id as their one parameter; {@code take} returns whether it took the lock and the session's
+     * id, {@code verify} whether this session holds it and the session's id, {@code session} the session's
+     * id alone. {@code kind} names the lock and where it shows, for errors.
+     */
+    record Statements(String take, String release, String verify, String session, String kind) {}
+
+    /** How many times the opening of the lock's connection looks for a transaction-pooling proxy. */
+    private static final int POOLER_PROBES = 3;
 
     private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
 
@@ -52,6 +79,7 @@ final class LifeLock {
     private final BooleanSupplier running;
     private final String instanceId;
     private final String tableName;
+    private final Duration lease;
     private final int timeoutSeconds;
     private final RepeatLog heldElsewhere;
 
@@ -60,6 +88,8 @@ final class LifeLock {
     private boolean held;
     /** The lock was held and its session ended; not yet reported by {@link #check}. */
     private boolean lost;
+    /** A transaction-pooling proxy is in between: no lock is kept, for the rest of this timer's life. */
+    private boolean leaseAlone;
 
     private volatile long sessionId = -1;
 
@@ -69,35 +99,55 @@ final class LifeLock {
         this.running = running;
         this.instanceId = settings.instanceId();
         this.tableName = settings.tableName();
+        this.lease = settings.lease();
         this.timeoutSeconds = (int) settings.statementTimeout().toSeconds();
         this.heldElsewhere =
                 new RepeatLog(log, "failures to take the life lock", TimeUnit.MINUTES.toNanos(1), System::nanoTime);
     }
 
     /**
+     * At the start, before the first poll: takes the lock, so that a database whose locks are not what
+     * they claim fails the start rather than every poll. A database that cannot be reached does not
+     * fail it (the polls report that, and take the lock once they can).
+     *
+     * @throws IllegalStateException if the database took the lock and does not show it held
+     */
+    synchronized void checkAtStart() {
+        Statements statements = table.get().lifeLock();
+        if (statements == null || leaseAlone || held) {
+            return;
+        }
+        try {
+            take(statements);
+        } catch (DataAccessException e) {
+            // Reported by the polls, which try again.
+        }
+    }
+
+    /**
      * On the poll thread, before the lease is renewed: makes sure this instance holds its lock, taking
      * it (again) if it does not. Whether it had held it and lost it since the last check: then the
-     * others may have taken what it held. Does nothing where the database has no such lock, and once
-     * the timer is stopped.
+     * others may have taken what it held. Does nothing where the database has no such lock, behind a
+     * transaction-pooling proxy, and once the timer is stopped.
      *
-     * @throws org.springframework.dao.DataAccessException if the lock could not be looked at or taken
+     * @throws DataAccessException if the lock could not be looked at or taken
      *     (the database cannot be reached): the poll fails, and the next one tries again
+     * @throws IllegalStateException if the database took the lock and does not show it held
      */
     synchronized boolean check() {
         Statements statements = table.get().lifeLock();
         if (statements == null || !running.getAsBoolean()) {
             return false;
         }
-        if (connection != null && !isAlive(connection)) {
-            lost |= held;
-            discard();
+        if (connection != null && !leaseAlone) {
+            verify(statements);
         }
-        if (!held) {
+        if (!held && !leaseAlone) {
             take(statements); // a database that cannot be reached fails the poll, which reports it
         }
         boolean reported = lost;
         lost = false;
-        if (reported) {
+        if (reported && !leaseAlone) {
             // Once the database answers again: an outage is reported by the polls that failed.
             boolean again = held;
             log.log(
@@ -145,33 +195,202 @@ final class LifeLock {
         return id < 0 ? OptionalLong.empty() : OptionalLong.of(id);
     }
 
+    /**
+     * Whether a transaction-pooling proxy was found in between, so that this instance keeps no lock and
+     * its lease alone counts.
+     */
+    synchronized boolean isLeaseAlone() {
+        return leaseAlone;
+    }
+
+    /** What a statement of the lock answered: yes or no, and the id of the session that ran it. */
+    private record Answer(boolean yes, long session) {}
+
+    /** Runs {@code sql} (take or verify) for this instance's lock on the lock's connection. */
+    private Answer ask(String sql) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setQueryTimeout(timeoutSeconds);
+            statement.setString(1, instanceId);
+            try (ResultSet result = statement.executeQuery()) {
+                result.next();
+                return new Answer(result.getBoolean(1), result.getLong(2));
+            }
+        }
+    }
+
+    /** Asks whether the session on the lock's connection holds the lock, as at each poll. */
+    private void verify(Statements statements) {
+        Answer answer;
+        try {
+            answer = ask(statements.verify());
+        } catch (SQLException | RuntimeException e) {
+            // The connection is gone, and its session with it: a new one takes the lock.
+            lost |= held;
+            discard();
+            return;
+        }
+        if (!sessionChanged(statements, answer) && held && !answer.yes()) {
+            lost = true;
+            held = false;
+        }
+    }
+
     private void take(Statements statements) {
         if (connection == null) {
             connection = open();
-        }
-        try (PreparedStatement take = connection.prepareStatement(statements.take())) {
-            take.setQueryTimeout(timeoutSeconds);
-            take.setString(1, instanceId);
-            try (ResultSet result = take.executeQuery()) {
-                result.next();
-                held = result.getBoolean(1);
-                sessionId = result.getLong(2);
+            String pooler = probeForPooler(statements);
+            if (pooler != null) {
+                throughPooler(statements, pooler);
+                return;
             }
+        }
+        Answer taken;
+        try {
+            taken = ask(statements.take());
         } catch (SQLException | RuntimeException e) {
             discard();
-            throw new DataAccessResourceFailureException(
-                    "Durable timer " + instanceId + " could not take its life lock on table " + tableName + ": "
-                            + e.getMessage(),
-                    e);
+            throw unreachable("could not take its life lock on table " + tableName, e);
         }
-        if (!held) {
-            heldElsewhere.report(
-                    () -> "Durable timer " + instanceId + ": another database session holds its life lock on table "
-                            + tableName + " (an earlier life of this instance id whose session the database has not"
-                            + " ended yet, or another live instance with this id, which must not be); it runs on, is"
-                            + " taken over only when its lease runs out, and tries again at every poll",
-                    null);
+        held = taken.yes();
+        if (sessionChanged(statements, taken)) {
+            return;
         }
+        if (held) {
+            checkShown(statements);
+            return;
+        }
+        heldElsewhere.report(
+                () -> "Durable timer " + instanceId + ": another database session holds its life lock on table "
+                        + tableName + " (an earlier life of this instance id whose session the database has not"
+                        + " ended yet, or another live instance with this id, which must not be); it runs on, is"
+                        + " taken over only when its lease runs out, and tries again at every poll",
+                null);
+    }
+
+    /**
+     * A lock just taken must show as this session's: a database that says it took one and shows none
+     * (CockroachDB) cannot tell the others that this instance lives, nor that it died.
+     */
+    private void checkShown(Statements statements) {
+        Answer shown;
+        try {
+            shown = ask(statements.verify());
+        } catch (SQLException | RuntimeException e) {
+            discard();
+            throw unreachable("could not look at its life lock on table " + tableName, e);
+        }
+        if (sessionChanged(statements, shown) || shown.yes()) {
+            return;
+        }
+        String database = databaseName();
+        discard();
+        throw new IllegalStateException("Durable timer " + instanceId + " cannot run on " + database + " (table "
+                + tableName + "): it answered that this session took " + statements.kind() + ", and does not show"
+                + " it held by the session. The database only pretends to have session locks (CockroachDB's"
+                + " advisory-lock functions do), and durable timeouts need them to tell a dead instance from a live"
+                + " one. Use PostgreSQL, MariaDB or MySQL, or H2 for one instance.");
+    }
+
+    /**
+     * Whether {@code answer} came from another session than the connection's: only a proxy between
+     * them changes it (then this instance keeps no lock from now on).
+     */
+    private boolean sessionChanged(Statements statements, Answer answer) {
+        if (answer.session() == sessionId) {
+            return false;
+        }
+        throughPooler(
+                statements,
+                "its session changed from " + sessionId + " to " + answer.session()
+                        + " between two statements on one connection");
+        return true;
+    }
+
+    /**
+     * Looks, on a newly opened lock connection, for a transaction-pooling proxy: the session of that
+     * connection changes between two statements, or another connection opened meanwhile reaches the
+     * same session (a pooler hands its idle server sessions out again, the last one released first; a
+     * direct connection has a session of its own). What it found, or null. Leaves {@link #sessionId}
+     * at the connection's session.
+     */
+    private String probeForPooler(Statements statements) {
+        try {
+            sessionId = session(connection, statements);
+            for (int probe = 0; probe < POOLER_PROBES; probe++) {
+                long other;
+                try (Connection another = dataSource.getConnection()) {
+                    other = session(another, statements);
+                }
+                if (other == sessionId) {
+                    return "two of its connections, open at once, reached the same session " + other;
+                }
+                long again = session(connection, statements);
+                if (again != sessionId) {
+                    return "its session changed from " + sessionId + " to " + again
+                            + " between two statements on one connection";
+                }
+            }
+            return null;
+        } catch (SQLException | RuntimeException e) {
+            discard();
+            throw unreachable("could not look at the sessions of its connections", e);
+        }
+    }
+
+    private long session(Connection c, Statements statements) throws SQLException {
+        try (PreparedStatement session = c.prepareStatement(statements.session())) {
+            session.setQueryTimeout(timeoutSeconds);
+            try (ResultSet result = session.executeQuery()) {
+                result.next();
+                return result.getLong(1);
+            }
+        }
+    }
+
+    /**
+     * A transaction-pooling proxy is in between: says so once, lets go of the lock (where the proxy
+     * lets the statement reach the session that took it; else that session keeps it until the proxy
+     * closes it), and from now on takes none and lets the lease renewal end no other instance's lease.
+     */
+    private void throughPooler(Statements statements, String found) {
+        leaseAlone = true;
+        table.get().keepNoLifeLock();
+        lost |= held; // the others may have ended this lease while its lock was gone
+        if (held) {
+            try (PreparedStatement release = connection.prepareStatement(statements.release())) {
+                release.setQueryTimeout(timeoutSeconds);
+                release.setString(1, instanceId);
+                release.execute();
+            } catch (SQLException | RuntimeException e) {
+                // The proxy closes that session in its own time, and the lock with it.
+            }
+        }
+        discard();
+        log.log(
+                System.Logger.Level.WARNING,
+                () -> "Durable timer " + instanceId + " on table " + tableName + " reaches the database through a"
+                        + " connection pooler in transaction mode (" + found + "; PgBouncer with"
+                        + " pool_mode=transaction does this): session locks cannot be kept through it, so this"
+                        + " instance takes no life lock, and its lease alone tells the others that it lives. It"
+                        + " keeps its timeouts while it runs, but if it crashes they are taken over only when its"
+                        + " lease runs out (within " + TimerSettings.format(lease) + " of its last renewal), not"
+                        + " within seconds. PostgreSQL's JDBC URL needs prepareThreshold=0 there (a transaction"
+                        + " pooler cannot keep the driver's server-side prepared statements). Connect directly or"
+                        + " through a pooler in session mode to keep the life lock.");
+    }
+
+    private String databaseName() {
+        try {
+            DatabaseMetaData meta = connection.getMetaData();
+            return meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
+        } catch (SQLException | RuntimeException e) {
+            return "this database";
+        }
+    }
+
+    private DataAccessResourceFailureException unreachable(String what, Exception e) {
+        return new DataAccessResourceFailureException(
+                "Durable timer " + instanceId + " " + what + ": " + e.getMessage(), e);
     }
 
     private Connection open() {
@@ -193,14 +412,6 @@ final class LifeLock {
                     "Durable timer " + instanceId + " could not prepare the connection of its life lock: "
                             + e.getMessage(),
                     e);
-        }
-    }
-
-    private boolean isAlive(Connection c) {
-        try {
-            return c.isValid(timeoutSeconds);
-        } catch (SQLException e) {
-            return false;
         }
     }
 

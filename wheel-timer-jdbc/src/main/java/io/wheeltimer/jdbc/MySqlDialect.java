@@ -24,7 +24,9 @@ import org.springframework.jdbc.support.GeneratedKeyHolder;
  * <p>The {@link LifeLock} is a user lock ({@code GET_LOCK}), named {@code wheel_timer/} and 40 hex digits
  * of the SHA-2 of the database, table and instance id (user locks are the server's, not a database's);
  * the claim counts a holder alive only while its lock is used ({@code IS_USED_LOCK}), in the same
- * statement.
+ * statement: except one whose lease row says it keeps no lock ({@code life_lock} false), which its
+ * lease alone judges, and not at all where this instance keeps none itself (behind a
+ * transaction-pooling proxy: {@link #keepNoLifeLock}).
  */
 class MySqlDialect extends Dialect {
 
@@ -70,17 +72,20 @@ class MySqlDialect extends Dialect {
                 "SELECT version FROM " + table + " WHERE task = ? AND timeout_key = ? AND failed_at IS NULL FOR UPDATE";
         this.deleteVersion =
                 "DELETE FROM " + table + " WHERE task = ? AND timeout_key = ? AND version = ? AND failed_at IS NULL";
-        this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
-                + " ON DUPLICATE KEY UPDATE lease_until = ?";
+        this.upsertLease = "INSERT INTO " + instances + " (instance_id, lease_until, life_lock) VALUES (?, ?, ?)"
+                + " ON DUPLICATE KEY UPDATE lease_until = ?, life_lock = ?";
         String databaseNow = nowMillis();
-        this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?,"
-                + " LAST_INSERT_ID(" + databaseNow + " + ?)) ON DUPLICATE KEY UPDATE"
-                + " lease_until = LAST_INSERT_ID(" + databaseNow + " + ?)";
+        this.renewLeaseByDatabaseTime = "INSERT INTO " + instances + " (instance_id, lease_until, life_lock)"
+                + " VALUES (?, LAST_INSERT_ID(" + databaseNow + " + ?), ?) ON DUPLICATE KEY UPDATE"
+                + " lease_until = LAST_INSERT_ID(" + databaseNow + " + ?), life_lock = ?";
         this.lockHeld = "SELECT task, timeout_key FROM " + table + " WHERE holder = ? FOR UPDATE SKIP LOCKED";
         this.release = "UPDATE " + table + " SET holder = NULL WHERE task = ? AND timeout_key = ? AND holder = ?";
         this.lifeLock = new LifeLock.Statements(
                 "SELECT GET_LOCK(" + lockName("?") + ", 0), CONNECTION_ID()",
-                "SELECT RELEASE_LOCK(" + lockName("?") + ")");
+                "SELECT RELEASE_LOCK(" + lockName("?") + ")",
+                "SELECT COALESCE(IS_USED_LOCK(" + lockName("?") + ") = CONNECTION_ID(), 0), CONNECTION_ID()",
+                "SELECT CONNECTION_ID()",
+                "a user lock (GET_LOCK), which IS_USED_LOCK shows");
     }
 
     /**
@@ -100,7 +105,11 @@ class MySqlDialect extends Dialect {
 
     @Override
     String holderAlive(String i) {
-        return " AND IS_USED_LOCK(" + lockName(i + ".instance_id") + ") IS NOT NULL";
+        // One that keeps no lock (behind a transaction pooler) is judged by its lease alone; and so is
+        // every one by an instance that keeps none itself.
+        return keepsLifeLock()
+                ? " AND (NOT " + i + ".life_lock OR IS_USED_LOCK(" + lockName(i + ".instance_id") + ") IS NOT NULL)"
+                : "";
     }
 
     @Override
@@ -266,7 +275,8 @@ class MySqlDialect extends Dialect {
 
     @Override
     void upsertLease(String instance, long leaseUntil) {
-        bounded.update(upsertLease, instance, leaseUntil, leaseUntil);
+        boolean lock = keepsLifeLock();
+        bounded.update(upsertLease, instance, leaseUntil, lock, leaseUntil, lock);
     }
 
     /**
@@ -282,7 +292,9 @@ class MySqlDialect extends Dialect {
                             connection.prepareStatement(renewLeaseByDatabaseTime, Statement.RETURN_GENERATED_KEYS);
                     statement.setString(1, instance);
                     statement.setLong(2, leaseMillis);
-                    statement.setLong(3, leaseMillis);
+                    statement.setBoolean(3, keepsLifeLock());
+                    statement.setLong(4, leaseMillis);
+                    statement.setBoolean(5, keepsLifeLock());
                     return statement;
                 },
                 keys);

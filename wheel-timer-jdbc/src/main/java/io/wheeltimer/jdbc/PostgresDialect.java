@@ -9,7 +9,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * PostgreSQL: {@code INSERT ... ON CONFLICT ... RETURNING}, {@code DELETE ... RETURNING}, and a claim in
  * one statement. The {@link LifeLock} is a session advisory lock whose two keys are the first 64 bits of
  * the md5 of {@code table/instance id}; the lease renewal ends the lease of every other instance whose
- * lock no session holds ({@code pg_locks}), in the same statement.
+ * lock no session holds ({@code pg_locks}), in the same statement: except those whose lease row says
+ * they keep no lock ({@code life_lock} false), and not at all where this instance keeps none itself
+ * (behind a transaction pooler: {@link #keepNoLifeLock}).
  */
 final class PostgresDialect extends Dialect {
 
@@ -21,6 +23,8 @@ final class PostgresDialect extends Dialect {
     private final String upsertLease;
     private final String releaseAll;
     private final String renewLeaseByDatabaseTime;
+    private final String upsertLeaseAlone;
+    private final String renewLeaseAlone;
     private final LifeLock.Statements lifeLock;
 
     PostgresDialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
@@ -46,27 +50,47 @@ final class PostgresDialect extends Dialect {
         // Truncated to the millisecond as Java's clock is: a cast alone rounds, and a reading half a
         // millisecond ahead would make deadlines fire up to that early.
         String databaseNow = "floor(extract(epoch from clock_timestamp()) * 1000)::bigint";
-        // The other instances whose lease is live but whose life lock no session holds are dead: their
-        // lease ends now (a lease row another renewal has locked is left to it).
+        // The other instances that keep a life lock, whose lease is live but whose lock no session holds,
+        // are dead: their lease ends now (a lease row another renewal has locked is left to it). One
+        // that keeps none (behind a transaction pooler) is judged by its lease alone.
         String endDeadLeases = "WITH dead AS (UPDATE " + instances + " SET lease_until = 0 WHERE instance_id IN"
                 + " (SELECT d.instance_id FROM " + instances + " d CROSS JOIN LATERAL (" + keys("d.instance_id")
-                + ") k WHERE d.instance_id <> ? AND d.lease_until > " + databaseNow
-                + " AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted"
-                + " AND l.objsubid = 2 AND l.database = (SELECT oid FROM pg_database WHERE datname ="
-                + " current_database()) AND l.classid = k.k1::oid AND l.objid = k.k2::oid)"
+                + ") k WHERE d.instance_id <> ? AND d.life_lock AND d.lease_until > " + databaseNow
+                + " AND NOT EXISTS (SELECT 1 FROM pg_locks l WHERE " + lockOf("k") + ")"
                 + " FOR UPDATE OF d SKIP LOCKED)) ";
-        this.upsertLease = endDeadLeases + "INSERT INTO " + instances + " (instance_id, lease_until) VALUES (?, ?)"
-                + " ON CONFLICT (instance_id) DO UPDATE SET lease_until = EXCLUDED.lease_until";
-        this.renewLeaseByDatabaseTime = endDeadLeases + "INSERT INTO " + instances + " (instance_id, lease_until)"
-                + " VALUES (?, " + databaseNow + " + ?) ON CONFLICT (instance_id)"
-                + " DO UPDATE SET lease_until = EXCLUDED.lease_until RETURNING lease_until";
+        // Without a life lock of its own (behind a transaction pooler) an instance ends no lease, and
+        // writes that it keeps none: the same statements without the first part, which binds the
+        // instance id once more.
+        this.upsertLeaseAlone = "INSERT INTO " + instances + " (instance_id, lease_until, life_lock) VALUES (?, ?, ?)"
+                + " ON CONFLICT (instance_id) DO UPDATE SET lease_until = EXCLUDED.lease_until,"
+                + " life_lock = EXCLUDED.life_lock";
+        this.upsertLease = endDeadLeases + upsertLeaseAlone;
+        this.renewLeaseAlone = "INSERT INTO " + instances + " (instance_id, lease_until, life_lock)"
+                + " VALUES (?, " + databaseNow + " + ?, ?) ON CONFLICT (instance_id)"
+                + " DO UPDATE SET lease_until = EXCLUDED.lease_until, life_lock = EXCLUDED.life_lock"
+                + " RETURNING lease_until";
+        this.renewLeaseByDatabaseTime = endDeadLeases + renewLeaseAlone;
         String myKeys = "(" + keys("CAST(? AS text)") + ") k";
         this.lifeLock = new LifeLock.Statements(
                 "SELECT pg_try_advisory_lock(k.k1, k.k2), pg_backend_pid() FROM " + myKeys,
-                "SELECT pg_advisory_unlock(k.k1, k.k2) FROM " + myKeys);
+                "SELECT pg_advisory_unlock(k.k1, k.k2) FROM " + myKeys,
+                "SELECT EXISTS (SELECT 1 FROM pg_locks l WHERE " + lockOf("k") + " AND l.pid = pg_backend_pid()),"
+                        + " pg_backend_pid() FROM " + myKeys,
+                "SELECT pg_backend_pid()",
+                "a session advisory lock (pg_try_advisory_lock), which pg_locks shows");
         this.releaseAll = "UPDATE " + table + " t SET holder = NULL FROM (SELECT task, timeout_key FROM " + table
                 + " WHERE holder = ? FOR UPDATE SKIP LOCKED) mine WHERE t.task = mine.task"
                 + " AND t.timeout_key = mine.timeout_key";
+    }
+
+    /**
+     * The condition on {@code pg_locks l} that it is the granted life lock whose keys are row
+     * {@code k}'s, in this database.
+     */
+    private static String lockOf(String k) {
+        return "l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.database = (SELECT oid FROM"
+                + " pg_database WHERE datname = current_database()) AND l.classid = " + k + ".k1::oid AND l.objid = "
+                + k + ".k2::oid";
     }
 
     /**
@@ -163,7 +187,9 @@ final class PostgresDialect extends Dialect {
 
     @Override
     long renewLeaseByDatabaseTime(String instance, long leaseMillis) {
-        Long leaseUntil = bounded.queryForObject(renewLeaseByDatabaseTime, Long.class, instance, instance, leaseMillis);
+        Long leaseUntil = keepsLifeLock()
+                ? bounded.queryForObject(renewLeaseByDatabaseTime, Long.class, instance, instance, leaseMillis, true)
+                : bounded.queryForObject(renewLeaseAlone, Long.class, instance, leaseMillis, false);
         return leaseUntil - leaseMillis;
     }
 
@@ -174,7 +200,11 @@ final class PostgresDialect extends Dialect {
 
     @Override
     void upsertLease(String instance, long leaseUntil) {
-        bounded.update(upsertLease, instance, instance, leaseUntil);
+        if (keepsLifeLock()) {
+            bounded.update(upsertLease, instance, instance, leaseUntil, true);
+        } else {
+            bounded.update(upsertLeaseAlone, instance, leaseUntil, false);
+        }
     }
 
     /**

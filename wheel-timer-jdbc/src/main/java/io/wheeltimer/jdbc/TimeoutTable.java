@@ -91,6 +91,11 @@ final class TimeoutTable {
         return dialect.lifeLock();
     }
 
+    /** This instance keeps no life lock from now on: {@link Dialect#keepNoLifeLock}. */
+    void keepNoLifeLock() {
+        dialect.keepNoLifeLock();
+    }
+
     /** The tasks this instance claims. */
     List<String> tasks() {
         return tasks;
@@ -168,7 +173,7 @@ final class TimeoutTable {
             "trace_context");
 
     /** The columns of the instances table. */
-    static final List<String> INSTANCE_COLUMNS = List.of("instance_id", "lease_until");
+    static final List<String> INSTANCE_COLUMNS = List.of("instance_id", "lease_until", "life_lock");
 
     /** The instances table of {@code table}: one lease row per live instance. */
     static String instancesTable(String table) {

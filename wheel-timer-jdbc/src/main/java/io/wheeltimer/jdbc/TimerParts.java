@@ -104,6 +104,7 @@ final class TimerParts {
     void checkTable() {
         try {
             table().checkShape();
+            lifeLock.checkAtStart();
         } catch (DataAccessResourceFailureException e) {
             log.log(
                     System.Logger.Level.WARNING,

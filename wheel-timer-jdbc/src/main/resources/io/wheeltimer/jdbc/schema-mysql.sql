@@ -36,8 +36,12 @@ CREATE TABLE IF NOT EXISTS wheel_timer_timeouts (
 ) ENGINE = InnoDB DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
 -- One row per live instance: its lease on the timeouts it holds runs until lease_until.
+-- life_lock: whether the instance keeps a life lock (a session lock the others look at to see at once
+-- that it died); false behind a transaction-pooling proxy, where no session lock can be kept: its
+-- lease alone then tells whether it lives, and no instance ends that lease by its lock.
 CREATE TABLE IF NOT EXISTS wheel_timer_timeouts_instances (
     instance_id VARBINARY(800) NOT NULL,
     lease_until BIGINT NOT NULL,
+    life_lock BOOLEAN DEFAULT TRUE NOT NULL,
     PRIMARY KEY (instance_id)
 ) ENGINE = InnoDB DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;

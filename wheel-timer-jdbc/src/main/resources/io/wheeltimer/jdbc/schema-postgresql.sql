@@ -33,8 +33,12 @@ CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_failed_idx ON wheel_timer_timeou
 CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_holder_idx ON wheel_timer_timeouts (holder);
 
 -- One row per live instance: its lease on the timeouts it holds runs until lease_until.
+-- life_lock: whether the instance keeps a life lock (a session lock the others look at to see at once
+-- that it died); false behind a transaction-pooling proxy, where no session lock can be kept: its
+-- lease alone then tells whether it lives, and no instance ends that lease by its lock.
 CREATE TABLE IF NOT EXISTS wheel_timer_timeouts_instances (
     instance_id VARCHAR(200) NOT NULL,
     lease_until BIGINT NOT NULL,
+    life_lock BOOLEAN DEFAULT TRUE NOT NULL,
     PRIMARY KEY (instance_id)
 );

@@ -14,3 +14,5 @@ CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_holder_idx ON wheel_timer_timeou
 ALTER TABLE wheel_timer_timeouts ADD COLUMN IF NOT EXISTS data CHARACTER LARGE OBJECT;
 ALTER TABLE wheel_timer_timeouts ADD COLUMN IF NOT EXISTS trace_context VARCHAR(1024);
 CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_failed_idx ON wheel_timer_timeouts (task, failed_at);
+-- The instances table says whether each instance keeps a life lock (false behind a transaction pooler).
+ALTER TABLE wheel_timer_timeouts_instances ADD COLUMN IF NOT EXISTS life_lock BOOLEAN DEFAULT TRUE NOT NULL;

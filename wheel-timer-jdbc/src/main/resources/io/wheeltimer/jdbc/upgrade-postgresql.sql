@@ -10,3 +10,5 @@ ALTER TABLE wheel_timer_timeouts ADD COLUMN IF NOT EXISTS data TEXT;
 ALTER TABLE wheel_timer_timeouts ADD COLUMN IF NOT EXISTS trace_context VARCHAR(512);
 CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_failed_idx ON wheel_timer_timeouts (task, failed_at)
     WHERE failed_at IS NOT NULL;
+-- The instances table says whether each instance keeps a life lock (false behind a transaction pooler).
+ALTER TABLE wheel_timer_timeouts_instances ADD COLUMN IF NOT EXISTS life_lock BOOLEAN DEFAULT TRUE NOT NULL;

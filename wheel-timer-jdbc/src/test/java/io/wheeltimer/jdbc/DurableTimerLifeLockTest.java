@@ -1,9 +1,11 @@
 package io.wheeltimer.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.wheeltimer.testsupport.LogCapture;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,12 +16,14 @@ import java.util.Set;
 import java.util.logging.Level;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * The life lock, in this JVM: a live instance holds it and keeps its timeouts, however often the others
  * poll (the lease is long here, so that only the lock can tell them apart); one whose lock session ends
  * while it lives takes the lock again at its next poll, rebuilds what it holds, and neither loses a
- * timeout nor runs one twice, whatever the others took meanwhile; H2 has none.
+ * timeout nor runs one twice, whatever the others took meanwhile; a database whose locks only pretend
+ * fails the start; H2 has none.
  */
 class DurableTimerLifeLockTest extends OnEachDatabase {
 
@@ -53,6 +57,40 @@ class DurableTimerLifeLockTest extends OnEachDatabase {
                 "SELECT lease_until FROM " + fixture.table + "_instances WHERE instance_id = ?", Long.class, id);
         assertThat(leaseUntil).isGreaterThan(System.currentTimeMillis() + LONG_LEASE.toMillis() / 2);
         assertThat(a.lifeLock().isHeld()).isEqualTo(database != TestDatabase.H2);
+        assertThat(a.lifeLock().isLeaseAlone())
+                .as("a direct connection taken for a pooler's")
+                .isFalse();
+    }
+
+    @Test
+    void aDatabaseThatOnlyPretendsToHaveSessionLocksFailsTheStartNamingItAndWhatIsMissing() {
+        assumeThat(database).as("shadows a PostgreSQL function").isEqualTo(TestDatabase.POSTGRESQL);
+        // As CockroachDB's: the lock function says yes and locks nothing. Found before pg_catalog's on the
+        // search path of the timer's connections.
+        fixture.jdbc.execute("CREATE SCHEMA IF NOT EXISTS fake_locks");
+        fixture.jdbc.execute("CREATE OR REPLACE FUNCTION fake_locks.pg_try_advisory_lock(integer, integer)"
+                + " RETURNS boolean LANGUAGE sql AS 'SELECT true'");
+        try (HikariDataSource pretending = TestDatabase.pool(
+                database.jdbcUrl() + "?currentSchema=fake_locks,pg_catalog,public", database.username(), 5)) {
+            JdbcDurableTimer durable = JdbcDurableTimer.builder(
+                            pretending, new DataSourceTransactionManager(pretending), fixture.wheel)
+                    .tableName(fixture.table)
+                    .instanceId("pretended")
+                    .handler(TASK, t -> {})
+                    .build();
+
+            assertThatIllegalStateException()
+                    .isThrownBy(durable::start)
+                    .withMessageContaining("Durable timer pretended cannot run on PostgreSQL ")
+                    .withMessageContaining("table " + fixture.table)
+                    .withMessageContaining("pg_try_advisory_lock")
+                    .withMessageContaining("does not show it held by the session")
+                    .withMessageContaining("only pretends to have session locks");
+            assertThat(durable.isRunning()).isFalse();
+            assertThat(durable.lifeLock().sessionId())
+                    .as("its connection given back")
+                    .isEmpty();
+        }
     }
 
     @Test
