@@ -103,7 +103,8 @@ class DurableTimerFailureTest extends OnEachDatabase {
         List<RecordingHandler.Run> both = handler.runs();
         // The first retry waits the retry delay times a random factor between 0.8 and 1.2.
         assertThat(Duration.between(both.get(0).started(), both.get(1).started()))
-                .isGreaterThanOrEqualTo(RETRY_DELAY.multipliedBy(8).dividedBy(10).minusMillis(5));
+                .isGreaterThanOrEqualTo(
+                        RETRY_DELAY.multipliedBy(8).dividedBy(10).minusMillis(5));
         await().atMost(Duration.ofSeconds(5)).until(() -> fixture.rows() == 0);
         // Only the second run's write committed.
         assertThat(fixture.writesPerInstance()).isEqualTo(Map.of("run-2", 1L));
