@@ -22,7 +22,8 @@ import java.util.function.Supplier;
  * arming each: those nobody holds (scheduled far ahead, or released), those of instances that
  * died, and its own that are past due by more than a poll interval and not running here (their
  * entry was lost from memory: this is how the cache heals). An idle instance runs those two
- * statements a poll.
+ * statements a poll, and where the database has a life lock a third, on the lock's own connection,
+ * that asks whether its session still holds it.
  *
  * <p><b>Backpressure.</b> A poll claims no more than this instance can start: at most
  * {@code batchSize}, less the runs waiting for a thread. What the wheel or the executor refused
