@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  */
 final class TimeoutStack {
 
-    private static final TimeoutHandle BOTTOM = new TimeoutHandle(null, null, 0);
+    private static final TimeoutHandle BOTTOM = new TimeoutHandle(null, null, 0, false);
 
     private static final VarHandle TOP;
 

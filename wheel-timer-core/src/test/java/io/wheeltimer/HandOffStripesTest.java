@@ -89,7 +89,7 @@ class HandOffStripesTest {
         assertThat(timeout.isCancelled()).isTrue();
         assertThat(timer.pendingTimeouts()).isZero();
         ticker.advance(Duration.ofMillis(10)); // the worker takes the stripe and drops it
-        assertThat(timer.runtime.hasNewTimeouts()).isFalse();
+        assertThat(timer.runtime.handOff.hasNewTimeouts()).isFalse();
         assertThat(timer.upcoming(10)).isEmpty();
     }
 

@@ -13,7 +13,6 @@ import io.wheeltimer.HashedWheelTimer.State;
 import io.wheeltimer.testing.ManualTicker;
 import io.wheeltimer.testsupport.LogCapture;
 import java.lang.ref.WeakReference;
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -579,7 +578,7 @@ class HashedWheelTimerTest {
             holding.awaitHolding();
             // the worker is busy in a task: this one stays in the hand-off stack
             Timeout notTakenTimeout = timer.newTimeout(notTaken, Duration.ofSeconds(1));
-            assertThat(timer.runtime.hasNewTimeouts()).isTrue();
+            assertThat(timer.runtime.handOff.hasNewTimeouts()).isTrue();
 
             Future<Set<Timeout>> stop = pool.submit(timer::stop);
             await().atMost(Duration.ofSeconds(10)).until(() -> timer.state() == State.SHUTDOWN);
@@ -845,15 +844,15 @@ class HashedWheelTimerTest {
         /** One scheduled timeout of {@link #randomTimeoutsFireAtTheFirstTickBoundaryAtOrAfterTheirDeadline}. */
         private static final class Expected {
             final RecordingTask task;
-            final long deadline;
-            final long boundary;
+            final long deadlineNanos;
+            final long boundaryNanos;
             Timeout timeout;
             boolean cancelled;
 
             Expected(RecordingTask task, long deadline, long tick) {
                 this.task = task;
-                this.deadline = deadline;
-                this.boundary = (deadline + tick - 1) / tick * tick;
+                this.deadlineNanos = deadline;
+                this.boundaryNanos = (deadline + tick - 1) / tick * tick;
             }
         }
 
@@ -898,11 +897,13 @@ class HashedWheelTimerTest {
                 elapsed += step;
 
                 for (Expected e : all) {
-                    boolean due = !e.cancelled && e.boundary <= elapsed;
+                    boolean due = !e.cancelled && e.boundaryNanos <= elapsed;
                     assertThat(e.task.runs())
-                            .as("%s (deadline %d, boundary %d) at %d", e.task, e.deadline, e.boundary, elapsed)
+                            .as(
+                                    "%s (deadline %d, boundary %d) at %d",
+                                    e.task, e.deadlineNanos, e.boundaryNanos, elapsed)
                             .isEqualTo(due ? 1 : 0);
-                    if (due && e.boundary > elapsed - step) { // its boundary was reached in this step
+                    if (due && e.boundaryNanos > elapsed - step) { // its boundary was reached in this step
                         assertThat(e.task.ranAtNanos - start)
                                 .as("%s ran in the step that reached it", e.task)
                                 .isEqualTo(elapsed);
@@ -910,14 +911,14 @@ class HashedWheelTimerTest {
                 }
                 long finalElapsed = elapsed;
                 List<Expected> pending = all.stream()
-                        .filter(e -> !e.cancelled && e.boundary > finalElapsed)
-                        .sorted(Comparator.comparingLong(e -> e.deadline))
+                        .filter(e -> !e.cancelled && e.boundaryNanos > finalElapsed)
+                        .sorted(Comparator.comparingLong(e -> e.deadlineNanos))
                         .collect(Collectors.toList());
                 List<TimeoutInfo> upcoming = timer.upcoming(1_000);
                 assertThat(upcoming)
                         .extracting(TimeoutInfo::remaining)
                         .containsExactlyElementsOf(pending.stream()
-                                .map(e -> Duration.ofNanos(Math.max(e.deadline - finalElapsed, 0)))
+                                .map(e -> Duration.ofNanos(Math.max(e.deadlineNanos - finalElapsed, 0)))
                                 .collect(Collectors.toList()));
                 assertThat(upcoming)
                         .extracting(TimeoutInfo::task)
@@ -928,7 +929,7 @@ class HashedWheelTimerTest {
 
             long last = all.stream()
                     .filter(e -> !e.cancelled)
-                    .mapToLong(e -> e.boundary)
+                    .mapToLong(e -> e.boundaryNanos)
                     .max()
                     .orElse(elapsed);
             ticker.advance(Math.max(last - elapsed, 0), NANOSECONDS);
@@ -971,8 +972,8 @@ class HashedWheelTimerTest {
 
         private static long randomStep(Random random, long elapsed, long tick, int wheel, List<Expected> all) {
             long[] boundaries = all.stream()
-                    .filter(e -> !e.cancelled && e.boundary > elapsed)
-                    .mapToLong(e -> e.boundary)
+                    .filter(e -> !e.cancelled && e.boundaryNanos > elapsed)
+                    .mapToLong(e -> e.boundaryNanos)
                     .sorted()
                     .toArray();
             switch (random.nextInt(7)) {
@@ -1227,18 +1228,24 @@ class HashedWheelTimerTest {
 
             Timeout older = timer.newTimeout(new RecordingTask("older"), Duration.ofHours(1));
             Timeout timeout = timer.newTimeout(task, Duration.ofHours(1));
-            assertThat(timer.runtime.hasNewTimeouts()).as("not taken yet").isTrue();
+            assertThat(timer.runtime.handOff.hasNewTimeouts())
+                    .as("not taken yet")
+                    .isTrue();
             assertThat(timeout.cancel()).isTrue();
 
-            assertThat(timer.runtime.cancelledTimeouts.isEmpty())
+            assertThat(timer.runtime.handOff.cancelledTimeouts.isEmpty())
                     .as("nothing for the worker to unlink")
                     .isTrue();
             assertThat(task.cancels()).isOne();
             // The newest of this thread's stripe was taken back; the older one waits for the worker,
             // which drops it, cancelled, when it takes the stripe; once it is cancelled too, nothing waits.
-            assertThat(timer.runtime.hasNewTimeouts()).as("the older one waits").isTrue();
+            assertThat(timer.runtime.handOff.hasNewTimeouts())
+                    .as("the older one waits")
+                    .isTrue();
             assertThat(older.cancel()).isTrue();
-            assertThat(timer.runtime.hasNewTimeouts()).as("both taken back").isFalse();
+            assertThat(timer.runtime.handOff.hasNewTimeouts())
+                    .as("both taken back")
+                    .isFalse();
             holding.release();
             advance.get(10, SECONDS);
             ticker.advance(Duration.ofHours(2));
@@ -1271,7 +1278,7 @@ class HashedWheelTimerTest {
             TimerTask task = new RecordingTask("released");
             Timeout timeout = timer.newTimeout(task, Duration.ofHours(1));
             ticker.advance(Duration.ZERO); // wakes the worker, which takes it into the wheel
-            await().atMost(Duration.ofSeconds(10)).until(() -> !timer.runtime.hasNewTimeouts());
+            await().atMost(Duration.ofSeconds(10)).until(() -> !timer.runtime.handOff.hasNewTimeouts());
             assertThat(timeout.cancel()).isTrue();
             return new WeakReference<>(task);
         }
@@ -1632,12 +1639,12 @@ class HashedWheelTimerTest {
 
             timer.newTimeout(new RecordingTask("not taken, 2 s"), Duration.ofSeconds(2));
             timer.newTimeout(new RecordingTask("not taken, 1 s"), Duration.ofSeconds(1));
-            assertThat(timer.runtime.hasNewTimeouts()).isTrue();
+            assertThat(timer.runtime.handOff.hasNewTimeouts()).isTrue();
             AtomicReference<List<TimeoutInfo>> result = new AtomicReference<>();
             Thread caller = new Thread(() -> result.set(timer.upcoming(10)));
             caller.start();
             await().atMost(Duration.ofSeconds(10)).until(() -> caller.getState() == Thread.State.TIMED_WAITING);
-            assertThat(timer.runtime.hasNewTimeouts())
+            assertThat(timer.runtime.handOff.hasNewTimeouts())
                     .as("still not taken while the caller waits")
                     .isTrue();
             holding.release(); // the worker answers between tasks, before it takes the new ones
@@ -1733,22 +1740,14 @@ class HashedWheelTimerTest {
     @Nested
     class InstancesAndLeaks {
 
-        private static <T> T staticField(String name) throws ReflectiveOperationException {
-            Field field = HashedWheelTimer.class.getDeclaredField(name);
-            field.setAccessible(true);
-            @SuppressWarnings("unchecked")
-            T value = (T) field.get(null);
-            return value;
-        }
-
         /**
          * The one-per-JVM flag is reset first (the flag object is final, its value is not), so the test
          * means the same whatever ran before it in this JVM; it ends set, as it would be anyway.
          */
         @Test
         void moreThan64LiveInstancesLogOneErrorPerJvm() throws Exception {
-            AtomicBoolean warned = staticField("WARNED_TOO_MANY_INSTANCES");
-            AtomicInteger instances = staticField("INSTANCES");
+            AtomicBoolean warned = LiveInstances.WARNED;
+            AtomicInteger instances = LiveInstances.COUNT;
             int before = instances.get();
             String fragment = "too many HashedWheelTimer instances";
             warned.set(false);
@@ -1787,7 +1786,7 @@ class HashedWheelTimerTest {
 
         @Test
         void timerCollectedWithoutStopIsReportedAsALeakWhenLeakDetectionIsOn() throws Exception {
-            AtomicInteger instances = staticField("INSTANCES");
+            AtomicInteger instances = LiveInstances.COUNT;
             String name = "leaky-" + System.nanoTime();
             try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {
                 HashedWheelTimer.builder().name(name).leakDetection(true).build(); // never stopped
@@ -1823,7 +1822,7 @@ class HashedWheelTimerTest {
 
         @Test
         void timerWhoseThreadCannotStartIsNotCountedAsLive() throws Exception {
-            AtomicInteger instances = staticField("INSTANCES");
+            AtomicInteger instances = LiveInstances.COUNT;
             Thread finished = new Thread(() -> {});
             finished.start();
             finished.join();
