@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * thread schedules keeps its order, nothing from any thread is lost, a burst larger than a round's
  * take still fires at its own tick, and a timeout cancelled by another thread than the one that
  * scheduled it is dropped by the worker (the take-back by the scheduling thread is in
- * {@code HashedWheelTimerTest}).
+ * {@code CancellationTest}).
  */
 class HandOffStripesTest {
 
