@@ -100,11 +100,7 @@ final class Worker implements Runnable, TimingWheel.TickSink {
                 round();
             }
         } catch (Throwable t) {
-            TimerRuntime.LOG.log(
-                    System.Logger.Level.ERROR,
-                    "The worker of " + runtime + " died; its pending timeouts are cancelled",
-                    t);
-            lifecycle.markStopped();
+            stopOnError("died; its pending timeouts are cancelled", t);
         } finally {
             handOff.awake();
             handOff.dueAt(HandOff.IDLE);
@@ -166,16 +162,17 @@ final class Worker implements Runnable, TimingWheel.TickSink {
             ticker.wake(Thread.currentThread()); // introduces this worker to the ticker before anyone can schedule
             startNanos = ticker.nanoTime();
         } catch (Throwable t) {
-            TimerRuntime.LOG.log(
-                    System.Logger.Level.ERROR,
-                    "The worker of " + runtime + " could not read its ticker; the timer is stopped",
-                    t);
-            lifecycle.markStopped();
+            stopOnError("could not read its ticker; the timer is stopped", t);
             lifecycle.started(0); // lets start() return; it then finds the timer stopped
             return false;
         }
         lifecycle.started(startNanos);
         return true;
+    }
+
+    private void stopOnError(String what, Throwable t) {
+        TimerRuntime.LOG.log(System.Logger.Level.ERROR, "The worker of " + runtime + " " + what, t);
+        lifecycle.markStopped();
     }
 
     /**

@@ -16,13 +16,11 @@ import java.util.concurrent.ThreadFactory;
 import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Bad arguments to the constructors, the builder and newTimeout: a clear error naming the input. */
-@org.junit.jupiter.api.Timeout(value = 60, unit = SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class ArgumentValidationTest extends TimerTestFixture {
 
     /**

@@ -11,18 +11,15 @@ import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** cancel(): once, never after expiry, releasing the task, and the cancelled() callback. */
-@org.junit.jupiter.api.Timeout(value = 60, unit = SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class CancellationTest extends TimerTestFixture {
 
     @ParameterizedTest(name = "hierarchical={0}")
     @ValueSource(booleans = {true, false})
     void cancelReturnsTrueOnceThenFalseAndTheTaskNeverRuns(boolean hierarchical) {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
         RecordingTask task = new RecordingTask("t");
         Timeout timeout = timer.newTimeout(task, Duration.ofMillis(200));
@@ -52,7 +49,6 @@ class CancellationTest extends TimerTestFixture {
     @ParameterizedTest(name = "hierarchical={0}")
     @ValueSource(booleans = {true, false})
     void cancelAfterExpiryReturnsFalse(boolean hierarchical) {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
         RecordingTask task = new RecordingTask("t");
         Timeout timeout = timer.newTimeout(task, Duration.ofMillis(100));
@@ -70,7 +66,6 @@ class CancellationTest extends TimerTestFixture {
 
     @Test
     void timeoutCancelledBeforeTheWorkerTookItHandsNothingToTheWorker() throws Exception {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         HoldingTask holding = new HoldingTask();
         timer.newTimeout(holding, Duration.ofMillis(100));
@@ -106,7 +101,6 @@ class CancellationTest extends TimerTestFixture {
     @ParameterizedTest(name = "hierarchical={0}")
     @ValueSource(booleans = {true, false})
     void cancelledTimeoutIsUnlinkedAndItsTaskReleasedWithinOneTick(boolean hierarchical) {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
 
         WeakReference<TimerTask> task = scheduleTakeAndCancel(timer, ticker);
@@ -133,7 +127,6 @@ class CancellationTest extends TimerTestFixture {
 
     @Test
     void exceptionFromTheCancelledCallbackIsLoggedAndIgnored() {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         TimerTask task = new TimerTask() {
             @Override

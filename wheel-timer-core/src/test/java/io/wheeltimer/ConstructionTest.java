@@ -17,14 +17,12 @@ import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Settings, their defaults and getters, the rounding of ticksPerWheel, the sub-millisecond tick and every Netty constructor. */
-@org.junit.jupiter.api.Timeout(value = 60, unit = SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class ConstructionTest extends TimerTestFixture {
 
     @ParameterizedTest(name = "{0} -> {1}")

@@ -19,7 +19,6 @@ import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,13 +26,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** When a timeout runs: at the first tick boundary at or after its deadline, never early, in both layouts. */
-@org.junit.jupiter.api.Timeout(value = 60, unit = SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class FiringAtTickBoundariesTest extends TimerTestFixture {
 
     @ParameterizedTest(name = "hierarchical={0}")
     @ValueSource(booleans = {true, false})
     void zeroOrNegativeDelayRunsOnTheNextTick(boolean hierarchical) {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
         ticker.advance(Duration.ofMillis(50));
         RecordingTask zero = new RecordingTask("zero");
@@ -57,7 +54,6 @@ class FiringAtTickBoundariesTest extends TimerTestFixture {
     @ParameterizedTest(name = "hierarchical={0}")
     @ValueSource(booleans = {true, false})
     void zeroDelayScheduledExactlyOnABoundaryRunsAtTheFollowingBoundary(boolean hierarchical) {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
         ticker.advance(Duration.ofMillis(100));
         RecordingTask task = new RecordingTask("t");
@@ -87,7 +83,6 @@ class FiringAtTickBoundariesTest extends TimerTestFixture {
     })
     void firesAtTheFirstTickBoundaryAtOrAfterItsDeadline(
             boolean hierarchical, long scheduledAtMillis, long delayMillis, long firesAtMillis) {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
         ticker.advance(Duration.ofMillis(scheduledAtMillis));
         RecordingTask task = new RecordingTask("t", ticker);
@@ -113,7 +108,6 @@ class FiringAtTickBoundariesTest extends TimerTestFixture {
     @ParameterizedTest(name = "hierarchical={0}")
     @ValueSource(booleans = {true, false})
     void farFutureTimeoutsManyRotationsAwayFireExactlyAtTheirBoundary(boolean hierarchical) {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder()
                 .ticker(ticker)
                 .tickDuration(TICK)
@@ -332,7 +326,6 @@ class FiringAtTickBoundariesTest extends TimerTestFixture {
     @ParameterizedTest(name = "hierarchical={0}")
     @ValueSource(booleans = {true, false})
     void durationOverloadSchedulesLikeTheUnitOverload(boolean hierarchical) {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
         RecordingTask viaDuration = new RecordingTask("duration", ticker);
         RecordingTask viaUnit = new RecordingTask("unit", ticker);

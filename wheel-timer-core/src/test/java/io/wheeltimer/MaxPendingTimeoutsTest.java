@@ -11,15 +11,12 @@ import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout.ThreadMode;
 
 /** The limit on pending timeouts: Netty's refusal, and the room a finished or refused timeout makes. */
-@org.junit.jupiter.api.Timeout(value = 60, unit = SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class MaxPendingTimeoutsTest extends TimerTestFixture {
 
     @Test
     void newTimeoutPastMaxPendingTimeoutsIsRejectedWithNettysMessage() {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(
                 HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).maxPendingTimeouts(1));
         RecordingTask first = new RecordingTask("first");
@@ -49,7 +46,6 @@ class MaxPendingTimeoutsTest extends TimerTestFixture {
 
     @Test
     void timeoutRefusedByTheExecutorMakesRoomForANewOne() {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(HashedWheelTimer.builder()
                 .ticker(ticker)
                 .tickDuration(TICK)

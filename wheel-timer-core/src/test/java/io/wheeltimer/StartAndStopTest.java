@@ -16,12 +16,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Lazy and explicit start, stop() and what it returns, newTimeout after stop, and a stop racing a running task. */
-@org.junit.jupiter.api.Timeout(value = 60, unit = SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class StartAndStopTest extends TimerTestFixture {
 
     @Test
@@ -89,7 +87,6 @@ class StartAndStopTest extends TimerTestFixture {
     @ParameterizedTest(name = "maxPendingTimeouts={0}")
     @ValueSource(longs = {0, 1})
     void newTimeoutAfterStopIsIllegalStateAndCountsStayExact(long maxPending) {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(
                 HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).maxPendingTimeouts(maxPending));
         timer.newTimeout(noop(), 1, TimeUnit.HOURS);
@@ -114,7 +111,6 @@ class StartAndStopTest extends TimerTestFixture {
     @ParameterizedTest(name = "hierarchical={0}")
     @ValueSource(booleans = {true, false})
     void stopReturnsEveryTimeoutThatNeverRanEachCancelledWithItsCallback(boolean hierarchical) throws Exception {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
         RecordingTask fired = new RecordingTask("fired");
         RecordingTask cancelledEarlier = new RecordingTask("cancelled");
@@ -179,7 +175,6 @@ class StartAndStopTest extends TimerTestFixture {
 
     @Test
     void stopFromATaskOnTheWorkerThreadIsIllegalStateAndTheTimerGoesOn() {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         AtomicReference<Throwable> caught = new AtomicReference<>();
         RecordingTask later = new RecordingTask("later");
@@ -254,7 +249,6 @@ class StartAndStopTest extends TimerTestFixture {
 
     @Test
     void noFurtherTaskStartsOnceStopWasCalled() throws Exception {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         HoldingTask holding = new HoldingTask();
         timer.newTimeout(holding, Duration.ofMillis(100));

@@ -5,25 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.wheeltimer.HashedWheelTimer.State;
-import io.wheeltimer.testing.ManualTicker;
 import io.wheeltimer.testsupport.LogCapture;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** stats() and its counts at quiet moments, and the tick lag. */
-@org.junit.jupiter.api.Timeout(value = 60, unit = SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class StatsTest extends TimerTestFixture {
 
     @ParameterizedTest(name = "hierarchical={0}")
     @ValueSource(booleans = {true, false})
     void statsAreExactAtQuietMoments(boolean hierarchical) {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = timers.track(HashedWheelTimer.builder()
                 .ticker(ticker)
                 .tickDuration(TICK)
@@ -65,7 +61,6 @@ class StatsTest extends TimerTestFixture {
 
     @Test
     void tickLagShowsHowLateTheWorkerIsWhileATaskHoldsIt() throws Exception {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         HoldingTask holding = new HoldingTask();
         timer.newTimeout(holding, Duration.ofMillis(100));

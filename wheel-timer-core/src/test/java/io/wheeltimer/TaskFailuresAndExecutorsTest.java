@@ -4,7 +4,6 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wheeltimer.HashedWheelTimer.State;
-import io.wheeltimer.testing.ManualTicker;
 import io.wheeltimer.testsupport.LogCapture;
 import java.time.Duration;
 import java.util.List;
@@ -16,16 +15,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout.ThreadMode;
 
 /** Tasks that throw, executors that refuse, and which thread a task runs on. */
-@org.junit.jupiter.api.Timeout(value = 60, unit = SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class TaskFailuresAndExecutorsTest extends TimerTestFixture {
 
     @Test
     void taskThatThrowsIsLoggedAndCountedAndTheWorkerGoesOn() {
         // Both are due at the same tick and run in the order scheduled.
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         RecordingTask later = new RecordingTask("later");
         Timeout throwing = timer.newTimeout(
@@ -61,7 +57,6 @@ class TaskFailuresAndExecutorsTest extends TimerTestFixture {
 
     @Test
     void executorThatRefusesIsLoggedAndCountedAsFailedAndTheWorkerGoesOn() {
-        ManualTicker ticker = new ManualTicker();
         AtomicInteger calls = new AtomicInteger();
         Executor refusesFirst = command -> {
             if (calls.incrementAndGet() == 1) {
@@ -99,7 +94,6 @@ class TaskFailuresAndExecutorsTest extends TimerTestFixture {
     void tasksRunOnTheGivenExecutorsThread() throws Exception {
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> new Thread(r, "task-executor"));
         try {
-            ManualTicker ticker = new ManualTicker();
             HashedWheelTimer timer = manualTimer(
                     HashedWheelTimer.builder().ticker(ticker).tickDuration(TICK).taskExecutor(executor));
             RecordingTask task = new RecordingTask("t");
@@ -118,7 +112,6 @@ class TaskFailuresAndExecutorsTest extends TimerTestFixture {
 
     @Test
     void tasksRunOnTheWorkerThreadByDefault() {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         RecordingTask task = new RecordingTask("t");
         timer.newTimeout(task, Duration.ofMillis(100));
@@ -131,7 +124,6 @@ class TaskFailuresAndExecutorsTest extends TimerTestFixture {
 
     @Test
     void taskWhoseRunAndToStringThrowDoesNotKillTheWorker() {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         RecordingTask later = new RecordingTask("later");
         timer.newTimeout(

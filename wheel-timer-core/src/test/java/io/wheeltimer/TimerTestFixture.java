@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * What the tests of the Netty-compatible timer's behaviour share (one class per behaviour, one test
- * per rule), failure paths included. Time is a
- * {@link ManualTicker} wherever time is the subject; where the layout could matter a test runs for
- * both ({@code hierarchical} true and false).
+ * What the tests of the Netty-compatible timer's behaviour share: they are one class per behaviour,
+ * one test per rule, failure paths included. Time is a {@link ManualTicker} (a fresh {@link #ticker}
+ * per test) wherever time is the subject; where the layout could matter a test runs for both
+ * ({@code hierarchical} true and false). Every test has 60 s at most (the annotation is inherited).
  */
 @org.junit.jupiter.api.Timeout(value = 60, unit = SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 abstract class TimerTestFixture {
@@ -26,6 +26,9 @@ abstract class TimerTestFixture {
 
     @RegisterExtension
     final TestTimers timers = TestTimers.stopMayFail();
+
+    /** Starts at 0 and moves only when told. */
+    final ManualTicker ticker = new ManualTicker();
 
     final ExecutorService pool = Executors.newCachedThreadPool(TestTimers.daemonThreads("test-helper"));
 

@@ -12,18 +12,15 @@ import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** upcoming(limit): the soonest pending timeouts with their remaining time. */
-@org.junit.jupiter.api.Timeout(value = 60, unit = SECONDS, threadMode = ThreadMode.SEPARATE_THREAD)
 class UpcomingTimeoutsTest extends TimerTestFixture {
 
     @ParameterizedTest(name = "hierarchical={0}")
     @ValueSource(booleans = {true, false})
     void upcomingListsSoonestFirstWithExactRemainingAndRespectsTheLimit(boolean hierarchical) {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, hierarchical);
         timer.newTimeout(new RecordingTask("in 10 min"), Duration.ofMinutes(10));
         timer.newTimeout(new RecordingTask("in 5 s"), Duration.ofSeconds(5));
@@ -49,7 +46,6 @@ class UpcomingTimeoutsTest extends TimerTestFixture {
 
     @Test
     void upcomingRemainingIsZeroForATimeoutPastItsDeadlineAwaitingItsBoundary() {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         timer.newTimeout(new RecordingTask("t"), Duration.ofMillis(120));
 
@@ -60,7 +56,6 @@ class UpcomingTimeoutsTest extends TimerTestFixture {
 
     @Test
     void upcomingIncludesTimeoutsTheWorkerHasNotTakenYet() throws Exception {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         HoldingTask holding = new HoldingTask();
         timer.newTimeout(holding, Duration.ofMillis(100));
@@ -91,7 +86,6 @@ class UpcomingTimeoutsTest extends TimerTestFixture {
 
     @Test
     void upcomingCanBeCalledFromInsideATask() {
-        ManualTicker ticker = new ManualTicker();
         HashedWheelTimer timer = manualTimer(ticker, true);
         timer.newTimeout(new RecordingTask("later"), Duration.ofSeconds(10));
         AtomicReference<List<TimeoutInfo>> seen = new AtomicReference<>();
