@@ -1,5 +1,6 @@
 package io.wheeltimer;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -31,7 +32,7 @@ final class Counters {
     }
 
     /** One snapshot: pending from the three counts, the scheduled one read last (see {@link #pending(long, long, long)}). */
-    TimerStats snapshot(long tick, java.time.Duration tickLag, HashedWheelTimer.State state) {
+    TimerStats snapshot(long tick, Duration tickLag, HashedWheelTimer.State state) {
         long expiredCount = expired.get();
         long cancelledCount = cancelled.sum();
         long scheduledCount = scheduled.sum();

@@ -3,6 +3,7 @@ package io.wheeltimer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * The loop that drives a {@link TimerRuntime}: the one thread that owns the {@link TimingWheel}.
@@ -63,6 +64,8 @@ final class Worker implements Runnable, TimingWheel.TickSink {
     private final AtomicLong wakeUps = new AtomicLong();
     private final Consumer<TimeoutHandle> take = this::take;
     private final Consumer<TimeoutHandle> unlink = this::unlink;
+    /** {@link #upcoming}, made once: the worker looks for queries every round. */
+    private final IntFunction<List<TimeoutInfo>> soonest = this::upcoming;
     /** Set by {@link #observe}, read once per round into {@link #roundObserver}. */
     private volatile RoundObserver observer = RoundObserver.NONE;
     /** The observer of the current round. */
@@ -347,7 +350,7 @@ final class Worker implements Runnable, TimingWheel.TickSink {
 
     /** Answers the queries handed off through {@link Upcoming#ask}. */
     private void answerQueries() {
-        runtime.upcoming.answer(this::upcoming);
+        runtime.upcoming.answer(soonest);
     }
 
     /**

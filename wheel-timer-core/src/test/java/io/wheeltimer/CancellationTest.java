@@ -128,15 +128,7 @@ class CancellationTest extends TimerTestFixture {
     @Test
     void exceptionFromTheCancelledCallbackIsLoggedAndIgnored() {
         HashedWheelTimer timer = manualTimer(ticker, true);
-        TimerTask task = new TimerTask() {
-            @Override
-            public void run(Timeout timeout) {}
-
-            @Override
-            public void cancelled(Timeout timeout) {
-                throw new IllegalStateException("callback failed");
-            }
-        };
+        TimerTask task = ThrowingTask.onCancelled("callback failed");
         Timeout timeout = timer.newTimeout(task, Duration.ofSeconds(1));
 
         try (LogCapture log = LogCapture.of(HashedWheelTimer.class)) {

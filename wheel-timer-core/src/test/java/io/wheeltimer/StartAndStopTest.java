@@ -200,20 +200,7 @@ class StartAndStopTest extends TimerTestFixture {
     @Test
     void cancelledCallbackAndToStringThatThrowDoNotBreakStop() {
         HashedWheelTimer timer = manualTimer(new ManualTicker(), true);
-        TimerTask nasty = new TimerTask() {
-            @Override
-            public void run(Timeout timeout) {}
-
-            @Override
-            public void cancelled(Timeout timeout) {
-                throw new IllegalStateException("callback failed");
-            }
-
-            @Override
-            public String toString() {
-                throw new NullPointerException("toString failed");
-            }
-        };
+        TimerTask nasty = ThrowingTask.onCancelled("callback failed").andOnToString("toString failed");
         Timeout first = timer.newTimeout(nasty, Duration.ofHours(1));
         RecordingTask other = new RecordingTask("other");
         Timeout second = timer.newTimeout(other, Duration.ofHours(2));

@@ -126,19 +126,7 @@ class TaskFailuresAndExecutorsTest extends TimerTestFixture {
     void taskWhoseRunAndToStringThrowDoesNotKillTheWorker() {
         HashedWheelTimer timer = manualTimer(ticker, true);
         RecordingTask later = new RecordingTask("later");
-        timer.newTimeout(
-                new TimerTask() {
-                    @Override
-                    public void run(Timeout timeout) {
-                        throw new IllegalStateException("task failed");
-                    }
-
-                    @Override
-                    public String toString() {
-                        throw new NullPointerException("toString failed");
-                    }
-                },
-                Duration.ofMillis(100));
+        timer.newTimeout(ThrowingTask.onRun("task failed").andOnToString("toString failed"), Duration.ofMillis(100));
         Timeout laterTimeout = timer.newTimeout(later, Duration.ofMillis(200));
 
         ticker.advance(Duration.ofMillis(200));

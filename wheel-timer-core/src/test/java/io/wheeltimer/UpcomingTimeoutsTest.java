@@ -130,17 +130,7 @@ class UpcomingTimeoutsTest extends TimerTestFixture {
     @Test
     void upcomingDescribesATaskWhoseToStringThrowsWithoutFailing() {
         HashedWheelTimer timer = manualTimer(new ManualTicker(), true);
-        timer.newTimeout(
-                new TimerTask() {
-                    @Override
-                    public void run(Timeout timeout) {}
-
-                    @Override
-                    public String toString() {
-                        throw new IllegalStateException("no description");
-                    }
-                },
-                Duration.ofSeconds(1));
+        timer.newTimeout(ThrowingTask.onToString("no description"), Duration.ofSeconds(1));
 
         List<TimeoutInfo> upcoming = timer.upcoming(1);
 
