@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
 
 /**
  * {@link HashedWheelTimer#upcoming}: only the worker may read the wheel, so another thread asks it
@@ -109,9 +110,11 @@ final class Upcoming {
      * Worker thread only: up to {@code limit} pending timeouts that {@code sources} offers, soonest
      * first, the user's own (a module's notices are not the timer's timeouts). O(pending * log limit).
      *
-     * @param elapsedNanos time since start now, which the remaining times are measured from
+     * @param elapsedNanos reads the time since start, which the remaining times are measured from:
+     *     after the sources were visited, so that a timeout pushed meanwhile never shows more than its
+     *     delay
      */
-    static List<TimeoutInfo> soonest(int limit, Consumer<Consumer<TimeoutHandle>> sources, long elapsedNanos) {
+    static List<TimeoutInfo> soonest(int limit, Consumer<Consumer<TimeoutHandle>> sources, LongSupplier elapsedNanos) {
         Comparator<TimeoutHandle> byDeadline = Comparator.comparingLong(h -> h.deadlineNanos);
         PriorityQueue<TimeoutHandle> latestFirst = new PriorityQueue<>(byDeadline.reversed()); // limit may be huge
         sources.accept(handle -> {
@@ -126,9 +129,10 @@ final class Upcoming {
         });
         List<TimeoutHandle> handles = new ArrayList<>(latestFirst);
         handles.sort(byDeadline);
+        long nowNanos = elapsedNanos.getAsLong();
         List<TimeoutInfo> infos = new ArrayList<>(handles.size());
         for (TimeoutHandle handle : handles) {
-            long remainingNanos = handle.deadlineNanos - elapsedNanos;
+            long remainingNanos = handle.deadlineNanos - nowNanos;
             infos.add(new TimeoutInfo(handle.describeTask(), Duration.ofNanos(Math.max(remainingNanos, 0))));
         }
         return infos;

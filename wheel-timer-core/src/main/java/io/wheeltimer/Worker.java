@@ -367,6 +367,6 @@ final class Worker implements Runnable, TimingWheel.TickSink {
                     }
                     handOff.forEachNotTaken(offer);
                 },
-                ticker.nanoTime() - startNanos);
+                () -> ticker.nanoTime() - startNanos);
     }
 }
