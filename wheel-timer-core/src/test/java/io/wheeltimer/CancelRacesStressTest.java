@@ -2,6 +2,7 @@ package io.wheeltimer;
 
 import static io.wheeltimer.StressSupport.AWAIT;
 import static io.wheeltimer.StressSupport.runConcurrently;
+import static io.wheeltimer.StressSupport.stressTimer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD;
@@ -33,12 +34,9 @@ class CancelRacesStressTest {
         int batchSize = 1_000;
         int n = batches * batchSize;
         for (boolean hierarchical : new boolean[] {true, false}) {
-            HashedWheelTimer timer = HashedWheelTimer.builder()
-                    .name("wheel-cancel-race")
-                    .tickDuration(Duration.ofMillis(1))
+            HashedWheelTimer timer = stressTimer("wheel-cancel-race")
                     .ticksPerWheel(16)
                     .hierarchical(hierarchical)
-                    .leakDetection(false)
                     .build();
             try {
                 Ledger ledger = new Ledger(n);

@@ -2,6 +2,7 @@ package io.wheeltimer;
 
 import static io.wheeltimer.StressSupport.AWAIT;
 import static io.wheeltimer.StressSupport.runConcurrently;
+import static io.wheeltimer.StressSupport.stressTimer;
 import static io.wheeltimer.StressSupport.threadDump;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -202,12 +203,9 @@ class StopRacesStressTest {
     void concurrentStopHandsTheTimeoutsToExactlyOneCaller() throws Exception {
         for (int round = 0; round < 40; round++) {
             boolean hierarchical = round % 2 == 0;
-            HashedWheelTimer timer = HashedWheelTimer.builder()
-                    .name("wheel-double-stop")
-                    .tickDuration(Duration.ofMillis(1))
+            HashedWheelTimer timer = stressTimer("wheel-double-stop")
                     .ticksPerWheel(32)
                     .hierarchical(hierarchical)
-                    .leakDetection(false)
                     .build();
             try {
                 int n = 3_000;

@@ -183,6 +183,14 @@ final class StressSupport {
         return sb.toString();
     }
 
+    /** A real-time timer for a stress test: 1 ms ticks (the most rounds), no leak report. */
+    static HashedWheelTimer.Builder stressTimer(String name) {
+        return HashedWheelTimer.builder()
+                .name(name)
+                .tickDuration(Duration.ofMillis(1))
+                .leakDetection(false);
+    }
+
     /** Delays at least this long never come due during a test; the stress always cancels them. */
     static final long NEVER_DUE = TimeUnit.HOURS.toNanos(1);
 

@@ -2,6 +2,7 @@ package io.wheeltimer;
 
 import static io.wheeltimer.StressSupport.AWAIT;
 import static io.wheeltimer.StressSupport.runConcurrently;
+import static io.wheeltimer.StressSupport.stressTimer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD;
@@ -36,12 +37,8 @@ class TasksInsideTheTimerStressTest {
     void tasksSchedulingAndCancellingFromInsideTheTimer(boolean hierarchical, boolean executor) throws Exception {
         ExecutorService pool =
                 executor ? Executors.newFixedThreadPool(2, TestTimers.daemonThreads("stress-task")) : null;
-        HashedWheelTimer.Builder builder = HashedWheelTimer.builder()
-                .name("wheel-chains")
-                .tickDuration(Duration.ofMillis(1))
-                .ticksPerWheel(4)
-                .hierarchical(hierarchical)
-                .leakDetection(false);
+        HashedWheelTimer.Builder builder =
+                stressTimer("wheel-chains").ticksPerWheel(4).hierarchical(hierarchical);
         if (pool != null) {
             builder.taskExecutor(pool);
         }

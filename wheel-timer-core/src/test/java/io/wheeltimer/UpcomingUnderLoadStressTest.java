@@ -5,6 +5,7 @@ import static io.wheeltimer.StressSupport.NEVER_DUE;
 import static io.wheeltimer.StressSupport.TASK_NAME;
 import static io.wheeltimer.StressSupport.randomDelay;
 import static io.wheeltimer.StressSupport.runConcurrently;
+import static io.wheeltimer.StressSupport.stressTimer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD;
@@ -29,12 +30,7 @@ class UpcomingUnderLoadStressTest {
     @Test
     @org.junit.jupiter.api.Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = SEPARATE_THREAD)
     void upcomingIsSafeAndSortedWhileProducersScheduleAndCancel() throws Exception {
-        HashedWheelTimer timer = HashedWheelTimer.builder()
-                .name("wheel-upcoming")
-                .tickDuration(Duration.ofMillis(1))
-                .ticksPerWheel(16)
-                .leakDetection(false)
-                .build();
+        HashedWheelTimer timer = stressTimer("wheel-upcoming").ticksPerWheel(16).build();
         try {
             int producers = 3;
             int perProducer = 40_000;
