@@ -16,8 +16,8 @@ final class DeadlineHandle<T> extends TimeoutHandle implements TimerTask, BiFunc
     /** The value to complete with, or a {@link FutureDeadline.Fail} (see {@link FutureDeadline#onExpiry}). */
     private final Object value;
 
-    DeadlineHandle(TimeoutOwner owner, long deadline, CompletableFuture<T> future, Object value) {
-        super(owner, deadline);
+    DeadlineHandle(TimeoutOwner owner, long deadlineNanos, CompletableFuture<T> future, Object value) {
+        super(owner, deadlineNanos);
         this.future = future;
         this.value = value;
     }

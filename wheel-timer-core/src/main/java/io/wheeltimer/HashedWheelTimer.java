@@ -11,8 +11,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link Timer} for very many approximate timeouts: request deadlines, idle and session
@@ -50,9 +48,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * timer.stop();          // on shutdown: returns what never ran
  * }</pre>
  *
- * <p>This class is the front: constructors, builder, validation, the leak check and the count of
- * live instances. Everything else is delegated to an internal runtime (hand-off, counters,
- * lifecycle, dispatch) that one worker thread drives around the wheel.
+ * <p>This class is the front: constructors and builder. Everything else is delegated to an
+ * internal runtime, made of named parts, that one worker thread drives around the wheel.
  */
 public class HashedWheelTimer implements Timer, AutoCloseable {
 
@@ -78,22 +75,13 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
     /** How long {@link #upcoming} waits for a worker that is busy with a task. */
     static final int UPCOMING_WAIT_SECONDS = 2;
 
-    private static final long MIN_TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    private static final int INSTANCE_COUNT_LIMIT = 64;
-    private static final AtomicInteger INSTANCES = new AtomicInteger();
-    private static final AtomicBoolean WARNED_TOO_MANY_INSTANCES = new AtomicBoolean();
-    private static final Cleaner CLEANER = Cleaner.create();
-
     private final String name;
-    private final long tickNanos;
-    private final int ticksPerWheel;
-    private final long maxPendingTimeouts;
-    /** Hand-off, counters, lifecycle and dispatch: everything but the front's own settings. */
+    private final WheelSettings settings;
+    /** Lifecycle, admission, hand-off, dispatch, counters and upcoming: everything but the settings. */
     final TimerRuntime runtime;
-    /** Held only for the probes of tests and benchmarks; the runtime knows just its thread. */
+    /** Held for {@code upcoming} asked on the worker thread, and the probes of tests and benchmarks. */
     private final Worker worker;
 
-    private final Thread workerThread;
     private final Cleaner.Cleanable cleanable;
 
     /** A timer with Netty's defaults: 100 ms ticks, 512 buckets, threads from {@link Executors#defaultThreadFactory()}. */
@@ -150,14 +138,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
             int ticksPerWheel,
             boolean leakDetection,
             long maxPendingTimeouts) {
-        this(
-                threadFactory,
-                tickDuration,
-                unit,
-                ticksPerWheel,
-                leakDetection,
-                maxPendingTimeouts,
-                TimerRuntime.ON_WORKER);
+        this(threadFactory, tickDuration, unit, ticksPerWheel, leakDetection, maxPendingTimeouts, Dispatch.ON_WORKER);
     }
 
     /**
@@ -209,89 +190,14 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
             Executor taskExecutor,
             boolean hierarchical,
             Ticker ticker) {
-        // In Netty's order, so that the same bad arguments get the same exception.
-        Objects.requireNonNull(threadFactory, "threadFactory must not be null");
-        Objects.requireNonNull(unit, "unit must not be null");
-        if (tickDuration <= 0) {
-            throw new IllegalArgumentException("tickDuration must be > 0, was " + tickDuration + " "
-                    + unit.name().toLowerCase());
-        }
-        if (ticksPerWheel <= 0 || ticksPerWheel > MAX_TICKS_PER_WHEEL) {
-            throw new IllegalArgumentException(
-                    "ticksPerWheel must be from 1 to 2^30 (" + MAX_TICKS_PER_WHEEL + "), was " + ticksPerWheel);
-        }
-        Objects.requireNonNull(taskExecutor, "taskExecutor must not be null");
-        Objects.requireNonNull(ticker, "ticker must not be null");
-        int wheelSize = ticksPerWheel == 1 ? 1 : Integer.highestOneBit(ticksPerWheel - 1) << 1;
-        long nanos = unit.toNanos(tickDuration);
-        if (nanos >= Long.MAX_VALUE / wheelSize) {
-            throw new IllegalArgumentException(String.format(
-                    "tickDuration * ticksPerWheel must fit in a long of nanoseconds: tickDuration %d ns"
-                            + " (expected: < %d ns with %d ticks per wheel)",
-                    nanos, Long.MAX_VALUE / wheelSize, wheelSize));
-        }
-        if (nanos < MIN_TICK_NANOS) {
-            TimerRuntime.LOG.log(
-                    System.Logger.Level.WARNING,
-                    "Configured tickDuration " + nanos + " ns is shorter than 1 ms; using 1 ms");
-            nanos = MIN_TICK_NANOS;
-        }
+        this.settings = WheelSettings.check(threadFactory, tickDuration, unit, ticksPerWheel, taskExecutor, ticker);
         this.name = name;
-        this.tickNanos = nanos;
-        this.ticksPerWheel = wheelSize;
-        this.maxPendingTimeouts = maxPendingTimeouts;
+        long tickNanos = settings.tickNanos();
         this.runtime =
-                new TimerRuntime(this, ticker, nanos, maxPendingTimeouts, taskExecutor, INSTANCES::decrementAndGet);
-        this.worker = new Worker(runtime, ticker, nanos, wheelSize, hierarchical);
-        Thread thread = threadFactory.newThread(worker);
-        if (thread == null) {
-            throw new IllegalArgumentException("threadFactory returned no thread: " + threadFactory);
-        }
-        if (name != null) {
-            thread.setName(name);
-        }
-        this.workerThread = thread;
-        runtime.attach(thread);
-
-        int instances = INSTANCES.incrementAndGet();
-        if (instances > INSTANCE_COUNT_LIMIT && WARNED_TOO_MANY_INSTANCES.compareAndSet(false, true)) {
-            TimerRuntime.LOG.log(
-                    System.Logger.Level.ERROR,
-                    "You are creating too many HashedWheelTimer instances (" + instances + " live)."
-                            + " HashedWheelTimer is a shared resource that must be reused across the JVM,"
-                            + " so that only a few instances are created.");
-        }
-        this.cleanable = CLEANER.register(this, new LeakCheck(runtime.state, leakDetection, String.valueOf(name)));
-    }
-
-    /**
-     * Runs when a timer becomes unreachable (or is stopped): it must not reference the timer, nor
-     * the runtime (which references the timer), only the runtime's state.
-     */
-    private static final class LeakCheck implements Runnable {
-        private final AtomicInteger state;
-        private final boolean report;
-        private final String name;
-
-        LeakCheck(AtomicInteger state, boolean report, String name) {
-            this.state = state;
-            this.report = report;
-            this.name = name;
-        }
-
-        @Override
-        public void run() {
-            if (state.getAndSet(TimerRuntime.SHUTDOWN) != TimerRuntime.SHUTDOWN) {
-                INSTANCES.decrementAndGet();
-                if (report) {
-                    TimerRuntime.LOG.log(
-                            System.Logger.Level.ERROR,
-                            "LEAK: HashedWheelTimer {0} was garbage-collected without stop();"
-                                    + " stop every timer you create",
-                            name);
-                }
-            }
-        }
+                new TimerRuntime(this, ticker, tickNanos, maxPendingTimeouts, taskExecutor, LiveInstances::stopped);
+        this.worker = new Worker(runtime, ticker, tickNanos, settings.ticksPerWheel(), hierarchical);
+        runtime.lifecycle.attach(WheelSettings.workerThread(threadFactory, worker, name));
+        this.cleanable = LiveInstances.register(this, runtime.lifecycle.state, leakDetection, String.valueOf(name));
     }
 
     /** A builder, for the settings Netty's constructors do not have. */
@@ -305,7 +211,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
      * @throws IllegalStateException if the timer was stopped
      */
     public void start() {
-        runtime.start();
+        runtime.lifecycle.start();
     }
 
     @Override
@@ -344,7 +250,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
      */
     @Override
     public Set<Timeout> stop() {
-        checkNotOnWorker("stop()");
+        runtime.lifecycle.checkNotOnWorker("stop()");
         Set<Timeout> unprocessed = runtime.stop();
         cleanable.clean(); // the state is SHUTDOWN now: this only unregisters the leak check
         return unprocessed;
@@ -392,17 +298,10 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         if (grace.isZero()) {
             return stop();
         }
-        checkNotOnWorker("stopGracefully(Duration)");
+        runtime.lifecycle.checkNotOnWorker("stopGracefully(Duration)");
         Set<Timeout> unprocessed = runtime.stopGracefully(FutureDeadline.nanos(grace));
         cleanable.clean(); // the state is SHUTDOWN now: this only unregisters the leak check
         return unprocessed;
-    }
-
-    private void checkNotOnWorker(String method) {
-        if (Thread.currentThread() == workerThread) {
-            throw new IllegalStateException("HashedWheelTimer." + method + " cannot be called from a TimerTask"
-                    + " running on the timer's worker thread");
-        }
     }
 
     /**
@@ -420,7 +319,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
      * {@code null} removes it. It applies to timeouts that fire after the call.
      */
     public void setLatenessListener(LatenessListener listener) {
-        runtime.setLatenessListener(listener);
+        runtime.dispatch.setLatenessListener(listener);
     }
 
     /**
@@ -429,24 +328,12 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
      * counts itself, nor does a thread it signals. Exact whenever no call is in flight.
      */
     public long pendingTimeouts() {
-        return runtime.pending();
+        return runtime.counters.pending();
     }
 
     /** One snapshot of this timer's counts; cheap enough to poll for metrics. */
     public TimerStats stats() {
-        long expired = runtime.expired();
-        long cancelledCount = runtime.cancelled();
-        long scheduledCount = runtime.scheduled();
-        return new TimerStats(
-                TimerRuntime.pending(scheduledCount, expired, cancelledCount),
-                scheduledCount,
-                expired,
-                cancelledCount,
-                runtime.rejected(),
-                runtime.failed(),
-                runtime.tick(),
-                runtime.tickLag(),
-                state());
+        return runtime.stats(state());
     }
 
     /**
@@ -462,33 +349,27 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must be >= 0, was " + limit);
         }
-        if (limit == 0 || !runtime.isActive()) {
-            return List.of();
-        }
-        if (Thread.currentThread() == workerThread) {
-            return worker.upcoming(limit); // a task on the worker thread: answer right here
-        }
-        return runtime.upcoming(limit);
+        return limit == 0 || !runtime.lifecycle.isActive() ? List.of() : runtime.upcoming.ask(limit, worker);
     }
 
     /** The worker thread's name, or the name given to the builder. */
     public String name() {
-        return name != null ? name : workerThread.getName();
+        return name != null ? name : workerThread().getName();
     }
 
     /** The length of a tick, after raising it to at least 1 ms. */
     public Duration tickDuration() {
-        return Duration.ofNanos(tickNanos);
+        return Duration.ofNanos(settings.tickNanos());
     }
 
     /** Buckets per wheel, after rounding up to a power of two. */
     public int ticksPerWheel() {
-        return ticksPerWheel;
+        return settings.ticksPerWheel();
     }
 
     /** Pending timeouts allowed before {@code newTimeout} is refused; 0 or less: no limit. */
     public long maxPendingTimeouts() {
-        return maxPendingTimeouts;
+        return runtime.admission.maxPendingTimeouts();
     }
 
     /** Whether far-future timeouts wait in overflow wheels (see {@link Builder#hierarchical}). */
@@ -498,11 +379,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
 
     /** The lifecycle state; {@code STARTED} also during the grace period of {@link #stopGracefully(Duration)}. */
     public State state() {
-        return switch (runtime.state()) {
-            case TimerRuntime.INIT -> State.INIT;
-            case TimerRuntime.SHUTDOWN -> State.SHUTDOWN;
-            default -> State.STARTED;
-        };
+        return runtime.lifecycle.state();
     }
 
     @Override
@@ -510,25 +387,13 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         return "HashedWheelTimer(" + name() + ", " + state() + ")";
     }
 
-    // --- probes for tests and benchmarks ---------------------------------------------------
-
     /** For tests and benchmarks ({@link WorkerProfile}): the worker. */
     Worker worker() {
         return worker;
     }
 
-    /** For tests: the tick the worker has advanced to. */
-    long currentTick() {
-        return runtime.tick();
-    }
-
-    /** For tests: how often the worker woke from a sleep. */
-    long wakeUps() {
-        return worker.wakeUps();
-    }
-
     Thread workerThread() {
-        return workerThread;
+        return runtime.lifecycle.workerThread();
     }
 
     /**
@@ -543,7 +408,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
         private int ticksPerWheel = DEFAULT_TICKS_PER_WHEEL;
         private long maxPendingTimeouts;
         private boolean leakDetection = true;
-        private Executor taskExecutor = TimerRuntime.ON_WORKER;
+        private Executor taskExecutor = Dispatch.ON_WORKER;
         private boolean hierarchical = DEFAULT_HIERARCHICAL;
         private Ticker ticker = Ticker.system();
 

@@ -31,15 +31,15 @@ final class Precascade {
     }
 
     /**
-     * Moves entries until {@code stopAt} (System.nanoTime), but at least the rate.
+     * Moves entries until {@code stopAtNanos} (System.nanoTime), but at least the rate.
      *
      * @return whether entries are left for the next round
      */
-    boolean run(long stopAt) {
+    boolean run(long stopAtNanos) {
         int due = wheel.precascadeRate();
         boolean more = due > 0;
         for (int moved = 0; more && moved < BUDGET; moved += STEP) {
-            if (moved >= due && System.nanoTime() - stopAt >= 0) {
+            if (moved >= due && System.nanoTime() - stopAtNanos >= 0) {
                 break;
             }
             more = wheel.precascade(STEP);

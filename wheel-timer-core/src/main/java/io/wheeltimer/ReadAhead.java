@@ -2,8 +2,9 @@ package io.wheeltimer;
 
 /**
  * The worker's read-ahead before a long sleep ends: it wakes early and reads the entries due first
- * ({@link TimingWheel#warm}) into the caches and TLB, so that the first full ticks after seconds
- * asleep do not run on cold memory and fall behind.
+ * ({@link #warm}) into the caches and TLB, so that the first full ticks after seconds asleep do not
+ * run on cold memory and fall behind. It sits beside the wheel, not in it: the wheel only lends it
+ * the buckets ({@link TimingWheel#dueBucket}).
  *
  * <p>Invariant: at most one early wake per sleep. A sleep longer than {@link #WARM_MIN_SLEEP_NANOS}
  * (and two ticks) is cut short by {@code min(WARM_LEAD_NANOS, half the sleep)}, at least one tick;
@@ -38,23 +39,25 @@ final class ReadAhead {
     private final TimingWheel wheel;
     private final long maxTick;
     /** {@link #WARM_LEAD_NANOS} in ticks, at least 1. */
-    private final long lead;
+    private final long leadTicks;
     /** {@link #WARM_MIN_SLEEP_NANOS} in ticks, at least 2. */
-    private final long minSleep;
+    private final long minSleepTicks;
     /** The tick a long sleep was cut short for, while its entries are being read; else NO_TICK. */
     private long tick = TimingWheel.NO_TICK;
     /** The ticks from {@link #tick} on that the current read-ahead covers. */
-    private long span;
+    private long spanTicks;
     /** Slots read ahead for {@link #tick} so far. */
     private int read;
     /** The last tick a sleep was cut short for, so that the rest of that sleep is not cut again. */
     private long lastTick = TimingWheel.NO_TICK;
+    /** Written by {@link #warm} only, and never read, so that its loads are not optimized away. */
+    private long warmSink;
 
     ReadAhead(TimingWheel wheel, long tickNanos) {
         this.wheel = wheel;
         this.maxTick = Long.MAX_VALUE / tickNanos;
-        this.lead = Math.max(1, (WARM_LEAD_NANOS + tickNanos - 1) / tickNanos);
-        this.minSleep = Math.max(2, (WARM_MIN_SLEEP_NANOS + tickNanos - 1) / tickNanos);
+        this.leadTicks = Math.max(1, (WARM_LEAD_NANOS + tickNanos - 1) / tickNanos);
+        this.minSleepTicks = Math.max(2, (WARM_MIN_SLEEP_NANOS + tickNanos - 1) / tickNanos);
     }
 
     /** Whether a read-ahead is under way: the worker goes round again at once rather than sleep. */
@@ -62,29 +65,29 @@ final class ReadAhead {
         return tick != TimingWheel.NO_TICK;
     }
 
-    /** Woken (at {@code now}) before the early wake: the read-ahead is dropped, and armed again by {@link #planWake}. */
-    void forgetIfBefore(long now) {
-        if (tick != TimingWheel.NO_TICK && tick - now > span) {
+    /** Woken (at {@code nowTick}) before the early wake: the read-ahead is dropped, and armed again by {@link #planWake}. */
+    void forgetIfBefore(long nowTick) {
+        if (tick != TimingWheel.NO_TICK && tick - nowTick > spanTicks) {
             tick = TimingWheel.NO_TICK;
         }
     }
 
     /**
-     * Reads ahead until {@code stopAt} (System.nanoTime), and ends the read-ahead once all is read,
-     * {@link #WARM_BUDGET} is, or its tick has come ({@code now}).
+     * Reads ahead until {@code stopAtNanos} (System.nanoTime), and ends the read-ahead once all is
+     * read, {@link #WARM_BUDGET} is, or its tick has come ({@code nowTick}).
      */
-    void read(long now, long stopAt) {
+    void read(long nowTick, long stopAtNanos) {
         if (tick == TimingWheel.NO_TICK) {
             return;
         }
-        int ticks = (int) Math.min(span, Integer.MAX_VALUE);
-        boolean more = tick > now;
+        int ticks = (int) Math.min(spanTicks, Integer.MAX_VALUE);
+        boolean more = tick > nowTick;
         while (more) {
             int ask = Math.min(WARM_STEP, WARM_BUDGET - read);
-            int got = wheel.warm(tick, ticks, read, ask);
+            int got = warm(tick, ticks, read, ask);
             read += got;
             more = got == ask && read < WARM_BUDGET;
-            if (System.nanoTime() - stopAt >= 0) {
+            if (System.nanoTime() - stopAtNanos >= 0) {
                 break;
             }
         }
@@ -94,18 +97,59 @@ final class ReadAhead {
     }
 
     /**
-     * The tick to wake at for a sleep (at {@code now}) until {@code wakeTick}: earlier if the sleep
-     * is long, not already being read ahead for, and not the rest of one cut short before.
+     * The tick to wake at for a sleep (at {@code nowTick}) until {@code wakeTick}: earlier if the
+     * sleep is long, not already being read ahead for, and not the rest of one cut short before.
      */
-    long planWake(long now, long wakeTick) {
-        boolean cutBefore = wakeTick == lastTick && wakeTick - now <= span;
-        if (tick != TimingWheel.NO_TICK || wakeTick > maxTick || wakeTick - now <= minSleep || cutBefore) {
+    long planWake(long nowTick, long wakeTick) {
+        boolean cutBefore = wakeTick == lastTick && wakeTick - nowTick <= spanTicks;
+        if (tick != TimingWheel.NO_TICK || wakeTick > maxTick || wakeTick - nowTick <= minSleepTicks || cutBefore) {
             return wakeTick;
         }
         tick = wakeTick;
         lastTick = wakeTick;
         read = 0;
-        span = Math.min(lead, (wakeTick - now) / 2);
-        return wakeTick - span;
+        spanTicks = Math.min(leadTicks, (wakeTick - nowTick) / 2);
+        return wakeTick - spanTicks;
+    }
+
+    /**
+     * Reads the entries due from {@code fromTick} (after the wheel's current tick) over the next
+     * {@code ticks} ticks, bucket by bucket in tick order: it passes over the first {@code skip}
+     * bucket slots (read by an earlier call), reads at most {@code budget} more, and changes
+     * nothing. It loads them, and the page-table entries that map them, into the caches before
+     * their deadline. A bucket untouched for a long sleep is cold, and its entries lie wherever
+     * their producers allocated them, so taking it due costs a cache miss and a TLB miss per entry.
+     * Entries still in an overflow level are skipped: their cascade reads them.
+     *
+     * @return how many slots it read (removed entries' included); less than {@code budget} once
+     *     there are no more
+     */
+    int warm(long fromTick, int ticks, int skip, int budget) {
+        int toSkip = skip;
+        int visited = 0;
+        long sum = 0;
+        long endTick = Math.min(fromTick + Math.min(ticks, (long) wheel.ticksPerWheel()), maxTick + 1);
+        for (long atTick = fromTick; atTick < endTick && visited < budget; atTick++) {
+            Bucket bucket = wheel.dueBucket(atTick);
+            if (bucket == TimingWheel.OVERFLOW) {
+                break; // past the block in level 0 (or staged): still in an overflow level
+            }
+            if (bucket == null || bucket.isEmpty()) {
+                continue;
+            }
+            int from = Math.min(toSkip, bucket.size);
+            toSkip -= from;
+            int to = from + Math.min(bucket.size - from, budget - visited);
+            TimingWheel.Entry[] entries = bucket.entries;
+            for (int i = from; i < to; i++) {
+                TimingWheel.Entry e = entries[i];
+                if (e != null) {
+                    sum += e.deadlineNanos;
+                }
+            }
+            visited += to - from;
+        }
+        warmSink += sum;
+        return visited;
     }
 }

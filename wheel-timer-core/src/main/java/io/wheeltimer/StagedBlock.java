@@ -1,6 +1,5 @@
 package io.wheeltimer;
 
-import io.wheeltimer.TimingWheel.Bucket;
 import io.wheeltimer.TimingWheel.Entry;
 
 /**
@@ -22,7 +21,7 @@ final class StagedBlock {
     /** Their occupancy bitmap, swapped with them. */
     long[] bits;
 
-    private long start = TimingWheel.NO_TICK;
+    private long startTick = TimingWheel.NO_TICK;
     /** Where {@link #fill} goes on in its source bucket, valid while that bucket's generation holds. */
     private Bucket source;
 
@@ -35,12 +34,12 @@ final class StagedBlock {
 
     /** The first tick of the staged block; {@link TimingWheel#NO_TICK} if none is staged. */
     long start() {
-        return start;
+        return startTick;
     }
 
     /** Whether a block is staged and holds entries. */
     boolean hasEntries() {
-        return start != TimingWheel.NO_TICK && hasBits();
+        return startTick != TimingWheel.NO_TICK && hasBits();
     }
 
     /** Whether the staged buckets hold entries (whatever the block). */
@@ -63,7 +62,7 @@ final class StagedBlock {
 
     /** The block started: nothing is staged any more (the wheel takes the buckets over). */
     void started() {
-        start = TimingWheel.NO_TICK;
+        startTick = TimingWheel.NO_TICK;
     }
 
     /**
@@ -83,7 +82,7 @@ final class StagedBlock {
     /**
      * Moves up to {@code budget} entries of {@code from}, the level-1 bucket that cascades at {@code
      * blockStart}, front to back into the staged buckets for that block, clearing their slots as a
-     * removal does (so the order within a tick is kept).
+     * removal does (so the order within a tick is kept); an emptied {@code from} starts over.
      *
      * @return how many it moved
      */
@@ -92,7 +91,7 @@ final class StagedBlock {
             bits = new long[(wheelMask >>> 6) + 1];
             buckets = new Bucket[wheelMask + 1];
         }
-        start = blockStart;
+        startTick = blockStart;
         if (from != source || from.generation != sourceGeneration) {
             source = from;
             sourceGeneration = from.generation;
@@ -108,21 +107,21 @@ final class StagedBlock {
                 continue; // a removed entry's slot
             }
             from.live--;
-            long dueTick = Math.max(wheel.tickOf(e.deadline), blockStart);
+            long dueTick = Math.max(wheel.tickOf(e.deadlineNanos), blockStart);
             int slot = (int) dueTick & wheelMask;
             Bucket target = buckets[slot];
             if (target == null) {
                 target = new Bucket(0, slot, bits);
                 buckets[slot] = target;
             }
-            if (target.isEmpty()) {
-                bits[slot >>> 6] |= 1L << slot;
-            }
             target.add(e);
-            target.minDeadline = Math.min(target.minDeadline, e.deadline);
+            target.minDeadlineNanos = Math.min(target.minDeadlineNanos, e.deadlineNanos);
             moved++;
         }
         cursor = i;
+        if (from.live == 0) {
+            from.cleared();
+        }
         return moved;
     }
 }

@@ -39,22 +39,30 @@ sealed class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnabl
 
     private final TimeoutOwner owner;
     private final TimerTask task;
+    /**
+     * Whether this is one of the timer's timeouts, in its counts and its limit: false for a module's
+     * {@link io.wheeltimer.internal.Notice}. Fits in the padding of the object: it costs no byte.
+     */
+    final boolean counted;
+
     private volatile int state;
     /** Next node in a {@link TimeoutStack}; null while in none. Accessed through {@link #LINK}. */
     @SuppressWarnings("unused")
     private TimeoutHandle link;
 
-    TimeoutHandle(TimeoutOwner owner, TimerTask task, long deadline) {
+    TimeoutHandle(TimeoutOwner owner, TimerTask task, long deadlineNanos, boolean counted) {
         this.owner = owner;
         this.task = task;
-        this.deadline = deadline;
+        this.deadlineNanos = deadlineNanos;
+        this.counted = counted;
     }
 
-    /** A handle that is its own task, so that it needs no second object. */
-    TimeoutHandle(TimeoutOwner owner, long deadline) {
+    /** A counted handle that is its own task, so that it needs no second object. */
+    TimeoutHandle(TimeoutOwner owner, long deadlineNanos) {
         this.owner = owner;
         this.task = (TimerTask) this;
-        this.deadline = deadline;
+        this.deadlineNanos = deadlineNanos;
+        this.counted = true;
     }
 
     @Override
@@ -137,7 +145,7 @@ sealed class TimeoutHandle extends TimingWheel.Entry implements Timeout, Runnabl
     public String toString() {
         int s = state;
         String status = s == EXPIRED ? ", expired" : s == CANCELLED || s == WITHDRAWN ? ", cancelled" : "";
-        return "Timeout(deadline: " + deadline + " ns after start" + status + ", task: " + describeTask() + ")";
+        return "Timeout(deadline: " + deadlineNanos + " ns after start" + status + ", task: " + describeTask() + ")";
     }
 
     /** The task, for log lines and {@code upcoming}; never throws. */

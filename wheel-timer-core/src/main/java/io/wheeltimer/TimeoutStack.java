@@ -8,7 +8,7 @@ import java.util.function.Consumer;
  * The hand-off from producer threads to the worker: a lock-free stack through the handles' own
  * {@code link} field, so a push allocates nothing: one compare-and-set, retried only if another
  * thread changed the top meanwhile (rare for the new timeouts, striped by scheduling thread in
- * {@link TimerRuntime}; the cancelled ones share a stack, where a lost race costs one retry). Many
+ * {@link HandOff}; the cancelled ones share a stack, where a lost race costs one retry). Many
  * threads push; only the worker takes, everything pushed so far in one exchange; any thread may take
  * a handle it cancelled back off the top ({@link #popIfTop}).
  *
@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  */
 final class TimeoutStack {
 
-    private static final TimeoutHandle BOTTOM = new TimeoutHandle(null, null, 0);
+    private static final TimeoutHandle BOTTOM = new TimeoutHandle(null, null, 0, false);
 
     private static final VarHandle TOP;
 

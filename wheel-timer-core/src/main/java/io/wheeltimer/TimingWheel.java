@@ -1,5 +1,6 @@
 package io.wheeltimer;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
@@ -37,110 +38,34 @@ final class TimingWheel {
 
     /** Returned by {@link #nextEventTick()} when nothing is scheduled. */
     static final long NO_TICK = Long.MAX_VALUE;
+    /** Returned by {@link #dueBucket} for a tick whose entries are still in an overflow level. */
+    static final Bucket OVERFLOW = new Bucket(-1, 0, new long[1]);
 
     /**
-     * An element of a bucket: it knows its bucket and its slot there, so removal is O(1) (the slot
-     * is cleared; the bucket compacts when half its slots are cleared, keeping the order). {@code bucket == null} means "not in the wheel". Subclassed by
-     * the timer's timeout handle, so a pending timeout costs one object.
+     * An element of a {@link Bucket}: it knows its bucket and its slot there, so removal is O(1).
+     * {@code bucket == null} means "not in the wheel". Subclassed by the timer's timeout handle, so
+     * a pending timeout costs one object.
      */
     static class Entry {
         /** Nanoseconds since the timer started, >= 0. Set before {@link #schedule}; then fixed. */
-        long deadline;
+        long deadlineNanos;
 
         Bucket bucket;
         int slot;
     }
 
-    private static final Entry[] NO_ENTRIES = {};
-    /** An emptied bucket keeps an array up to this long for reuse; a longer one is let go. */
-    private static final int KEPT_CAPACITY = 1024;
-
-    /**
-     * A bucket: an array of entries, not a linked list, so that a walk over a bucket whose entries
-     * lie scattered in memory issues its loads in parallel instead of one cache miss after another.
-     */
-    static final class Bucket {
-        final int level;
-        final int index;
-        /** The occupancy bitmap of the array this bucket belongs to (it moves with it, see staging). */
-        final long[] bits;
-
-        Entry[] entries = NO_ENTRIES;
-        /** Slots in use, cleared ones (removed entries) included. */
-        int size;
-        /** Entries in the bucket. */
-        int live;
-        /** Changes whenever slots may move or the bucket is emptied (a pre-cascade cursor is then stale). */
-        int generation;
-        /** Level 0 only: a lower bound of the deadlines in this bucket ({@code Long.MAX_VALUE}: empty). */
-        long minDeadline = Long.MAX_VALUE;
-
-        Bucket(int level, int index, long[] bits) {
-            this.level = level;
-            this.index = index;
-            this.bits = bits;
-        }
-
-        boolean isEmpty() {
-            return live == 0;
-        }
-
-        void add(Entry entry) {
-            if (size == entries.length) {
-                if (size - live > size >> 1) {
-                    compact();
-                } else {
-                    entries = java.util.Arrays.copyOf(entries, Math.max(8, size + (size >> 1))); // 1.5x: little slack
-                }
-            }
-            entries[size] = entry;
-            entry.bucket = this;
-            entry.slot = size++;
-            live++;
-        }
-
-        /** Closes the gaps of removed entries, keeping the order. */
-        private void compact() {
-            Entry[] a = entries;
-            int k = 0;
-            for (int i = 0; i < size; i++) {
-                Entry e = a[i];
-                if (e != null) {
-                    e.slot = k;
-                    a[k++] = e;
-                }
-            }
-            java.util.Arrays.fill(a, k, size, null);
-            size = k;
-            generation++;
-        }
-
-        /** After the bucket was emptied: keeps a modest array for reuse, lets a big one go. */
-        void trim() {
-            if (entries.length > KEPT_CAPACITY) {
-                entries = NO_ENTRIES;
-            }
-        }
-    }
-
-    private final long tickNanos;
     /** Ticks past this one can never be reached: their boundary does not fit in a long. */
     private final long maxTick;
 
+    private final long tickNanos;
     private final int wheelBits;
     private final int wheelMask;
-    private final boolean hierarchical;
-    /** levels[level][index]; a level's array and each bucket are created on first use. */
-    private final Bucket[][] levels;
-    /** occupied[level]: one bit per non-empty bucket. */
-    private final long[][] occupied;
+    private final WheelLevels levels;
 
     private long currentTick;
     private long size;
     /** Entries placed in a bucket or compared against a tick: the wheel's work, for tests. */
     private long touches;
-    /** Written by {@link #warm} only, and never read, so that its loads are not optimized away. */
-    private long warmSink;
     /** A lower bound of the next event tick, valid while {@code eventHintValid}. */
     private long eventHint = NO_TICK;
 
@@ -166,12 +91,9 @@ final class TimingWheel {
         }
         this.tickNanos = tickNanos;
         this.maxTick = Long.MAX_VALUE / tickNanos;
-        this.wheelBits = Integer.numberOfTrailingZeros(ticksPerWheel);
-        this.wheelMask = ticksPerWheel - 1;
-        this.hierarchical = hierarchical && wheelBits > 0;
-        int levelCount = this.hierarchical ? (63 + wheelBits - 1) / wheelBits : 1;
-        this.levels = new Bucket[levelCount][];
-        this.occupied = new long[levelCount][];
+        this.levels = new WheelLevels(tickNanos, ticksPerWheel, hierarchical);
+        this.wheelBits = levels.wheelBits;
+        this.wheelMask = levels.wheelMask;
         this.staged = new StagedBlock(wheelMask);
     }
 
@@ -191,12 +113,17 @@ final class TimingWheel {
     }
 
     boolean isHierarchical() {
-        return hierarchical;
+        return levels.hierarchical;
+    }
+
+    /** Buckets per level. */
+    int ticksPerWheel() {
+        return wheelMask + 1;
     }
 
     /**
      * Adds an entry, due at the first tick after {@link #currentTick()} whose boundary is at or
-     * after {@code entry.deadline}.
+     * after {@code entry.deadlineNanos}.
      *
      * @throws IllegalStateException if the entry is already in a wheel
      */
@@ -204,7 +131,7 @@ final class TimingWheel {
         if (entry.bucket != null) {
             throw new IllegalStateException("entry is already scheduled");
         }
-        place(entry, Math.max(tickOf(entry.deadline), currentTick + 1));
+        place(entry, Math.max(tickOf(entry.deadlineNanos), currentTick + 1));
         size++;
     }
 
@@ -217,7 +144,7 @@ final class TimingWheel {
         if (entry.bucket == null) {
             return false;
         }
-        unlink(entry);
+        entry.bucket.remove(entry);
         size--;
         return true;
     }
@@ -254,23 +181,23 @@ final class TimingWheel {
      */
     long advance(long tick, int limit, TickSink sink) {
         long work = 0;
-        long t = nextEventTick();
-        while (t <= tick && work < limit) {
-            cascadeTo(t);
-            sink.cascaded(t);
-            int due = expireBucket(t);
+        long eventTick = nextEventTick();
+        while (eventTick <= tick && work < limit) {
+            cascadeTo(eventTick);
+            sink.cascaded(eventTick);
+            int due = expireBucket(eventTick);
             work += due + 1;
-            boolean goOn = sink.expired(t, batch, due);
-            java.util.Arrays.fill(batch, 0, due, null);
-            t = nextEventTick();
+            boolean goOn = sink.expired(eventTick, batch, due);
+            Arrays.fill(batch, 0, due, null);
+            eventTick = nextEventTick();
             if (!goOn) {
-                return t;
+                return eventTick;
             }
         }
-        if (t > tick && tick > currentTick) {
+        if (eventTick > tick && tick > currentTick) {
             currentTick = tick; // nextEventTick() is after it: the hint stays valid
         }
-        return t;
+        return eventTick;
     }
 
     /** Moves the current tick to {@code tick}, which is {@link #nextEventTick()}, and cascades what starts there. */
@@ -280,9 +207,12 @@ final class TimingWheel {
         if (tick == staged.start()) {
             swapStaged();
         }
-        for (int level = levels.length - 1; level > 0; level--) {
+        for (int level = levels.count() - 1; level > 0; level--) {
             if ((tick & ((1L << (level * wheelBits)) - 1)) == 0) {
-                cascade(level, digit(tick, level));
+                Bucket bucket = levels.existing(level, levels.digit(tick, level));
+                if (bucket != null) {
+                    bucket.drain(this::placeAgain); // its span starts now: down to where its entries belong
+                }
             }
         }
     }
@@ -293,9 +223,9 @@ final class TimingWheel {
      */
     long nextEventTick() {
         if (!eventHintValid) {
-            long best = nextLevel0Event();
-            for (int level = 1; level < levels.length; level++) {
-                best = Math.min(best, nextCascade(level));
+            long best = levels.nextLevel0Event(currentTick);
+            for (int level = 1; level < levels.count(); level++) {
+                best = Math.min(best, levels.nextCascade(level, currentTick));
             }
             if (staged.hasEntries()) {
                 best = Math.min(best, staged.start());
@@ -308,51 +238,37 @@ final class TimingWheel {
 
     /** Visits every entry in the wheel, in no particular order. */
     void forEach(Consumer<? super Entry> action) {
-        forEachBucketArray(staged.buckets, action);
-        for (Bucket[] level : levels) {
-            forEachBucketArray(level, action);
-        }
-    }
-
-    private static void forEachBucketArray(Bucket[] level, Consumer<? super Entry> action) {
-        if (level == null) {
-            return;
-        }
-        for (Bucket bucket : level) {
-            if (bucket == null) {
-                continue;
-            }
-            Entry[] entries = bucket.entries;
-            for (int i = 0, n = bucket.size; i < n; i++) {
-                if (entries[i] != null) {
-                    action.accept(entries[i]);
-                }
-            }
-        }
+        forEachBucket(bucket -> bucket.forEach(action));
     }
 
     /** Removes every entry, handing each to {@code removed}. */
     void clear(Consumer<? super Entry> removed) {
-        if (staged.buckets != null) {
-            for (Bucket bucket : staged.buckets) {
-                if (bucket != null) {
-                    drain(bucket, removed);
-                }
-            }
-        }
-        for (Bucket[] level : levels) {
-            if (level == null) {
-                continue;
-            }
-            for (Bucket bucket : level) {
-                if (bucket != null) {
-                    drain(bucket, removed);
-                }
-            }
-        }
+        forEachBucket(bucket -> bucket.drain(removed));
         size = 0;
         eventHint = NO_TICK;
         eventHintValid = true;
+    }
+
+    private void forEachBucket(Consumer<Bucket> action) {
+        WheelLevels.forEach(staged.buckets, action);
+        levels.forEachBucket(action);
+    }
+
+    /**
+     * The bucket that holds the entries due at {@code tick} (after {@link #currentTick()}): in level
+     * 0 or staged; {@link #OVERFLOW} while they still wait in an overflow level (their cascade reads
+     * them), null if there is none. For reading only.
+     */
+    Bucket dueBucket(long tick) {
+        boolean inStaged = staged.start() != NO_TICK && tick >= staged.start();
+        long blockStart = inStaged ? staged.start() : currentTick;
+        if (levels.hierarchical && (tick >>> wheelBits) != (blockStart >>> wheelBits)) {
+            return OVERFLOW;
+        }
+        if (inStaged) {
+            return staged.bucketFor(tick);
+        }
+        return levels.existing(0, (int) tick & wheelMask);
     }
 
     /**
@@ -370,12 +286,6 @@ final class TimingWheel {
             return false;
         }
         touches += staged.fill(source, blockStart, budget, this);
-        if (source.live == 0) {
-            source.size = 0;
-            source.generation++;
-            clearOccupied(source);
-            source.trim();
-        }
         if (eventHintValid) {
             eventHint = Math.min(eventHint, blockStart);
         }
@@ -398,69 +308,20 @@ final class TimingWheel {
     }
 
     private long nextBlockStart() {
-        return clearLowBits(currentTick, wheelBits) + (wheelMask + 1L);
+        return WheelLevels.clearLowBits(currentTick, wheelBits) + (wheelMask + 1L);
     }
 
     /** The level-1 bucket that cascades at {@code blockStart}, if it holds anything to pre-cascade. */
     private Bucket precascadeSource(long blockStart) {
-        if (levels.length < 2 || levels[1] == null) {
+        if (levels.count() < 2) {
             return null;
         }
-        int index = digit(blockStart, 1);
+        int index = levels.digit(blockStart, 1);
         if (blockStart > maxTick || blockStart < 0 || index == 0) {
             return null; // a new level-2 block starts there: its entries cascade through level 2
         }
-        Bucket source = levels[1][index];
+        Bucket source = levels.existing(1, index);
         return source == null || source.isEmpty() ? null : source;
-    }
-
-    /**
-     * Reads the entries due from {@code tick} (after {@link #currentTick()}) over the next {@code
-     * ticks} ticks, bucket by bucket in tick order: it passes over the first {@code skip} bucket
-     * slots (read by an earlier call), reads at most {@code budget} more, and changes nothing. It
-     * loads them, and the page-table entries that map them, into the caches before their deadline.
-     * A bucket untouched for a long sleep is cold, and its entries lie wherever their producers
-     * allocated them, so taking it due costs a cache miss and a TLB miss per entry. Entries still in
-     * an overflow level are skipped: their cascade reads them.
-     *
-     * @return how many slots it read (removed entries' included); less than {@code budget} once
-     *     there are no more
-     */
-    int warm(long tick, int ticks, int skip, int budget) {
-        int toSkip = skip;
-        int visited = 0;
-        long sum = 0;
-        long end = Math.min(tick + Math.min(ticks, wheelMask + 1L), maxTick + 1);
-        for (long t = tick; t < end && visited < budget; t++) {
-            boolean inStaged = staged.start() != NO_TICK && t >= staged.start();
-            long blockStart = inStaged ? staged.start() : currentTick;
-            if (hierarchical && (t >>> wheelBits) != (blockStart >>> wheelBits)) {
-                break; // past the block in level 0 (or staged): still in an overflow level
-            }
-            Bucket bucket;
-            if (inStaged) {
-                bucket = staged.bucketFor(t);
-            } else {
-                Bucket[] buckets = levels[0];
-                bucket = buckets == null ? null : buckets[(int) t & wheelMask];
-            }
-            if (bucket == null || bucket.isEmpty()) {
-                continue;
-            }
-            int from = Math.min(toSkip, bucket.size);
-            toSkip -= from;
-            int to = from + Math.min(bucket.size - from, budget - visited);
-            Entry[] entries = bucket.entries;
-            for (int i = from; i < to; i++) {
-                Entry e = entries[i];
-                if (e != null) {
-                    sum += e.deadline;
-                }
-            }
-            visited += to - from;
-        }
-        warmSink += sum;
-        return visited;
     }
 
     /**
@@ -469,7 +330,7 @@ final class TimingWheel {
      * cascade is spread over that block's rounds rather than left to one.
      */
     long nextPrecascadeTick() {
-        long cascade = levels.length < 2 ? NO_TICK : nextCascade(1);
+        long cascade = levels.count() < 2 ? NO_TICK : levels.nextCascade(1, currentTick);
         if (cascade == NO_TICK) {
             return NO_TICK;
         }
@@ -482,10 +343,9 @@ final class TimingWheel {
         if (!staged.hasBits()) {
             return;
         }
-        Bucket[] oldLevel0 = levels[0];
-        long[] oldBits = occupied[0];
-        levels[0] = staged.buckets;
-        occupied[0] = staged.bits;
+        Bucket[] oldLevel0 = levels.level(0);
+        long[] oldBits = levels.bits(0);
+        levels.replaceLevel0(staged.buckets, staged.bits);
         staged.exchange(oldLevel0, oldBits);
         if (oldLevel0 == null) {
             return;
@@ -493,234 +353,47 @@ final class TimingWheel {
         // Level 0 holds only the block that just ended, all fired; should anything remain, re-place it.
         for (Bucket bucket : oldLevel0) {
             if (bucket != null && !bucket.isEmpty()) {
-                drain(bucket, e -> place(e, Math.max(tickOf(e.deadline), currentTick)));
+                bucket.drain(this::placeAgain);
             }
         }
     }
 
-    // ---------------------------------------------------------------------------------------
-
-    /** First tick whose boundary is at or after {@code deadline}. */
-    long tickOf(long deadline) {
-        if (deadline <= 0) {
-            return 0;
-        }
-        long ticks = deadline / tickNanos;
-        return deadline % tickNanos == 0 ? ticks : ticks + 1;
+    /** First tick whose boundary is at or after {@code deadlineNanos}. */
+    long tickOf(long deadlineNanos) {
+        return levels.tickOf(deadlineNanos);
     }
 
-    /** Moves a bucket's entries, whose span starts now, down to the levels where they belong. */
-    private void cascade(int level, int index) {
-        Bucket[] buckets = levels[level];
-        Bucket bucket = buckets == null ? null : buckets[index];
-        if (bucket == null || bucket.isEmpty()) {
-            return;
-        }
-        drain(bucket, e -> place(e, Math.max(tickOf(e.deadline), currentTick)));
-    }
-
-    /**
-     * Takes the bucket's due entries into {@link #batch} in one pass over its array, compacting
-     * those left (a later round, flat layout) in place.
-     */
+    /** Takes the entries due at {@code tick} into {@link #batch}; see {@link Bucket#takeDue}. */
     private int expireBucket(long tick) {
-        Bucket[] buckets = levels[0];
-        Bucket bucket = buckets == null ? null : buckets[(int) tick & wheelMask];
+        Bucket bucket = levels.existing(0, (int) tick & wheelMask);
         if (bucket == null || bucket.isEmpty()) {
             return 0;
         }
-        long boundary = tick > maxTick ? Long.MAX_VALUE : tick * tickNanos;
-        long min = Long.MAX_VALUE;
-        Entry[] entries = bucket.entries;
-        int n = bucket.size;
-        Entry[] out = batch;
-        if (out.length < n) {
-            out = new Entry[Math.max(n, out.length * 2)];
-            batch = out;
+        if (batch.length < bucket.size) {
+            batch = new Entry[Math.max(bucket.size, batch.length * 2)];
         }
-        int count = 0;
-        int kept = 0;
-        for (int i = 0; i < n; i++) {
-            Entry e = entries[i];
-            if (e == null) {
-                continue; // removed
-            }
-            if (e.deadline <= boundary) {
-                e.bucket = null;
-                out[count++] = e;
-            } else {
-                min = Math.min(min, e.deadline); // a later round (flat layout)
-                e.slot = kept;
-                entries[kept++] = e;
-            }
-        }
-        touches += n;
-        java.util.Arrays.fill(entries, kept, n, null);
-        bucket.size = kept;
-        bucket.live = kept;
-        bucket.minDeadline = min;
+        touches += bucket.size;
+        int count = bucket.takeDue(tick > maxTick ? Long.MAX_VALUE : tick * tickNanos, batch);
         size -= count;
-        if (kept == 0) {
-            clearOccupied(bucket);
-            bucket.trim();
-        }
         return count;
     }
 
-    /** Empties the bucket first, then hands its entries over, so the action may re-place them. */
-    private void drain(Bucket bucket, Consumer<? super Entry> action) {
-        if (bucket.isEmpty()) {
-            return;
-        }
-        Entry[] entries = bucket.entries;
-        int n = bucket.size;
-        bucket.entries = NO_ENTRIES;
-        bucket.size = 0;
-        bucket.live = 0;
-        bucket.generation++;
-        bucket.minDeadline = Long.MAX_VALUE;
-        clearOccupied(bucket);
-        for (int i = 0; i < n; i++) {
-            Entry e = entries[i];
-            if (e == null) {
-                continue;
-            }
-            entries[i] = null;
-            e.bucket = null;
-            action.accept(e);
-        }
-        if (bucket.isEmpty() && entries.length <= KEPT_CAPACITY) {
-            bucket.entries = entries; // all slots are null again: reuse it
-        }
+    /** Places an entry taken out of a bucket whose span starts now: at its own tick, or now if that passed. */
+    private void placeAgain(Entry entry) {
+        place(entry, Math.max(tickOf(entry.deadlineNanos), currentTick));
     }
 
     private void place(Entry entry, long dueTick) {
         touches++;
-        int level = levelFor(dueTick);
-        int index = digit(dueTick, level);
-        Bucket bucket = bucket(level, index);
-        if (bucket.isEmpty()) {
-            bucket.bits[index >>> 6] |= 1L << index;
-        }
+        int level = levels.levelFor(dueTick, currentTick);
+        Bucket bucket = levels.bucket(level, levels.digit(dueTick, level));
         bucket.add(entry);
         if (level == 0) {
-            bucket.minDeadline = Math.min(bucket.minDeadline, entry.deadline);
+            bucket.minDeadlineNanos = Math.min(bucket.minDeadlineNanos, entry.deadlineNanos);
         }
         if (eventHintValid) {
             // Level 0: the entry's own tick. Above: the start of its bucket's span, when it cascades.
-            eventHint = Math.min(eventHint, clearLowBits(dueTick, level * wheelBits));
-        }
-    }
-
-    private void unlink(Entry entry) {
-        Bucket bucket = entry.bucket;
-        bucket.entries[entry.slot] = null;
-        entry.bucket = null;
-        if (--bucket.live == 0) {
-            bucket.size = 0; // every slot is clear
-            bucket.generation++;
-            bucket.minDeadline = Long.MAX_VALUE;
-            clearOccupied(bucket);
-            bucket.trim();
-        }
-    }
-
-    private void clearOccupied(Bucket bucket) {
-        bucket.bits[bucket.index >>> 6] &= ~(1L << bucket.index);
-    }
-
-    private Bucket bucket(int level, int index) {
-        Bucket[] buckets = levels[level];
-        if (buckets == null) {
-            buckets = new Bucket[wheelMask + 1];
-            levels[level] = buckets;
-            occupied[level] = new long[(wheelMask >>> 6) + 1];
-        }
-        Bucket bucket = buckets[index];
-        if (bucket == null) {
-            bucket = new Bucket(level, index, occupied[level]);
-            buckets[index] = bucket;
-        }
-        return bucket;
-    }
-
-    /** The level of the highest bit in which {@code dueTick} and the current tick differ. */
-    private int levelFor(long dueTick) {
-        if (!hierarchical) {
-            return 0;
-        }
-        long diff = dueTick ^ currentTick;
-        return diff == 0 ? 0 : (63 - Long.numberOfLeadingZeros(diff)) / wheelBits;
-    }
-
-    private int digit(long tick, int level) {
-        return (int) (tick >>> (level * wheelBits)) & wheelMask;
-    }
-
-    private static long clearLowBits(long value, int bits) {
-        return bits >= 64 ? 0 : (value >>> bits) << bits;
-    }
-
-    /**
-     * Level 0: the soonest tick at which some bucket has an entry due. A bucket at offset {@code k}
-     * from the next tick cannot fire before {@code currentTick + 1 + k}, so the circular scan stops
-     * as soon as that bound passes the best found.
-     */
-    private long nextLevel0Event() {
-        long[] bits = occupied[0];
-        if (bits == null) {
-            return NO_TICK;
-        }
-        long first = currentTick + 1;
-        int start = (int) first & wheelMask;
-        long best = NO_TICK;
-        // Buckets in the order the wheel reaches them: [start, W), then [0, start).
-        for (int pass = 0; pass < 2; pass++) {
-            int to = pass == 0 ? wheelMask + 1 : start;
-            for (int index = nextSetBit(bits, pass == 0 ? start : 0, to);
-                    index >= 0;
-                    index = nextSetBit(bits, index + 1, to)) {
-                long earliest = first + ((index - start) & wheelMask);
-                if (earliest >= best) {
-                    return best;
-                }
-                long base = Math.max(first, tickOf(levels[0][index].minDeadline));
-                best = Math.min(best, base + ((index - base) & wheelMask));
-            }
-        }
-        return best;
-    }
-
-    /** Levels above 0: the start of the next non-empty bucket's span in the current block. */
-    private long nextCascade(int level) {
-        long[] bits = occupied[level];
-        if (bits == null) {
-            return NO_TICK;
-        }
-        int index = nextSetBit(bits, digit(currentTick, level) + 1, wheelMask + 1);
-        if (index < 0) {
-            return NO_TICK;
-        }
-        int shift = level * wheelBits;
-        return clearLowBits(currentTick, shift + wheelBits) | ((long) index << shift);
-    }
-
-    /** Index of the first set bit in {@code [from, to)}, or -1. */
-    private static int nextSetBit(long[] bits, int from, int to) {
-        if (from >= to) {
-            return -1;
-        }
-        int word = from >>> 6;
-        long w = bits[word] & (-1L << from);
-        while (true) {
-            if (w != 0) {
-                int index = (word << 6) + Long.numberOfTrailingZeros(w);
-                return index < to ? index : -1;
-            }
-            if (++word << 6 >= to) {
-                return -1;
-            }
-            w = bits[word];
+            eventHint = Math.min(eventHint, WheelLevels.clearLowBits(dueTick, level * wheelBits));
         }
     }
 }

@@ -1,20 +1,17 @@
 package io.wheeltimer;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * The loop that drives a {@link TimerRuntime}: the one thread that owns the {@link TimingWheel}.
- * Each round it reads the time, takes the timeouts handed off through the runtime since the last
- * round (new and cancelled), advances the wheel to the tick it read, has the runtime dispatch what
+ * Each round it reads the time, takes the timeouts handed off ({@link HandOff}) since the last
+ * round (new and cancelled), advances the wheel to the tick it read, has {@link Dispatch} run what
  * is due, and sleeps until the next tick with work. With nothing pending it sleeps until woken.
  *
- * <p>It talks only to the runtime (hand-off, counters, lifecycle, dispatch) and the wheel; nothing
+ * <p>It talks only to the runtime's parts and the wheel; nothing
  * calls back into it but the front's probes for tests and benchmarks ({@link #observe}).
  * Producers never touch the wheel. They wake the worker only when it would otherwise sleep past
  * a new deadline, or past the next tick while handed-off timeouts wait to be taken (so cancelled
@@ -35,7 +32,7 @@ final class Worker implements Runnable, TimingWheel.TickSink {
     static final int ROUND_WORK_LIMIT = 16_384;
     /**
      * The hand-off work a round does on the new timeouts, all stripes together ({@link
-     * TimerRuntime#takeNew}), and again on the cancelled ones: handles visited to put a take in push
+     * HandOff#takeNew}), and again on the cancelled ones: handles visited to put a take in push
      * order plus handles put into (or unlinked from) the wheel ({@link TimeoutStack#handOver}). A
      * handle pushed by another thread is a cache miss, and the walk that orders a take follows one
      * link after another: a million scheduled between two rounds are taken over many short rounds,
@@ -56,6 +53,8 @@ final class Worker implements Runnable, TimingWheel.TickSink {
     static final int QUERY_CHECK_EVERY = 64;
 
     private final TimerRuntime runtime;
+    private final Lifecycle lifecycle;
+    private final HandOff handOff;
     private final Ticker ticker;
     private final long tickNanos;
     private final long maxTick;
@@ -65,6 +64,8 @@ final class Worker implements Runnable, TimingWheel.TickSink {
     private final AtomicLong wakeUps = new AtomicLong();
     private final Consumer<TimeoutHandle> take = this::take;
     private final Consumer<TimeoutHandle> unlink = this::unlink;
+    /** {@link #upcoming}, made once: the worker looks for queries every round. */
+    private final IntFunction<List<TimeoutInfo>> soonest = this::upcoming;
     /** Set by {@link #observe}, read once per round into {@link #roundObserver}. */
     private volatile RoundObserver observer = RoundObserver.NONE;
     /** The observer of the current round. */
@@ -74,14 +75,16 @@ final class Worker implements Runnable, TimingWheel.TickSink {
 
     private int batchNext;
     private int batchEnd;
-    private long startTime;
+    private long startNanos;
     /** The runtime's scheduled count read in the last round. */
     private long scheduledAtLastRound;
     /** The tick the wheel may advance to: the time read before the take being handed over. */
-    private long reach;
+    private long reachTick;
 
     Worker(TimerRuntime runtime, Ticker ticker, long tickNanos, int ticksPerWheel, boolean hierarchical) {
         this.runtime = runtime;
+        this.lifecycle = runtime.lifecycle;
+        this.handOff = runtime.handOff;
         this.ticker = ticker;
         this.tickNanos = tickNanos;
         this.maxTick = Long.MAX_VALUE / tickNanos;
@@ -96,21 +99,17 @@ final class Worker implements Runnable, TimingWheel.TickSink {
             return;
         }
         try {
-            while (runtime.isActive()) {
+            while (lifecycle.isActive()) {
                 round();
             }
         } catch (Throwable t) {
-            TimerRuntime.LOG.log(
-                    System.Logger.Level.ERROR,
-                    "The worker of " + runtime + " died; its pending timeouts are cancelled",
-                    t);
-            runtime.markStopped();
+            stopOnError("died; its pending timeouts are cancelled", t);
         } finally {
-            runtime.awake();
-            runtime.dueAt(TimerRuntime.IDLE);
+            handOff.awake();
+            handOff.dueAt(HandOff.IDLE);
             cancelAll();
-            runtime.flushLogs(true);
-            runtime.graceOver();
+            runtime.dispatch.flushLogs(true);
+            lifecycle.graceOver();
         }
     }
 
@@ -119,63 +118,64 @@ final class Worker implements Runnable, TimingWheel.TickSink {
      * read ahead and pre-cascade, and sleep until the next tick with work.
      *
      * <p>The time is read before the hand-offs are taken: whatever was handed off before the clock
-     * reached {@code now} is then taken in time to fire at its own tick. A take is handed over in
+     * reached {@code nowTick} is then taken in time to fire at its own tick. A take is handed over in
      * bounded portions, over several rounds: until it is all in the wheel nothing fires, and then
-     * the wheel advances only to the time read before that take ({@code reach}); what was scheduled
+     * the wheel advances only to the time read before that take ({@code reachTick}); what was scheduled
      * since is taken by the next round. In a grace period the wheel goes no further than its last tick.
      */
     private void round() {
-        long graceEnd = runtime.graceEndTick();
-        long now = Math.min(currentTick(), graceEnd);
-        if (!runtime.takingNew()) {
-            reach = now;
+        long graceEndTick = lifecycle.graceEndTick();
+        long nowTick = Math.min(currentTick(), graceEndTick);
+        if (!handOff.takingNew()) {
+            reachTick = nowTick;
         }
-        long roundStart = System.nanoTime();
+        long roundStartNanos = System.nanoTime();
         roundObserver = observer;
-        roundObserver.startRound(roundStart);
+        roundObserver.startRound(roundStartNanos);
         boolean handedOff = takeHandOffs();
-        boolean taking = runtime.takingNew();
-        long nextEvent = taking || !runtime.isActive()
+        boolean taking = handOff.takingNew();
+        long nextEventTick = taking || !lifecycle.isActive()
                 ? wheel.nextEventTick()
-                : wheel.advance(reach, ROUND_WORK_LIMIT, this); // calls cascaded and expired per tick
+                : wheel.advance(reachTick, ROUND_WORK_LIMIT, this); // calls cascaded and expired per tick
         // Behind: a take still being handed over, the work limit cut the round short, or the wheel
         // could only reach an earlier time. Then go on at once.
-        boolean behind = (taking || nextEvent <= reach || reach < now) && runtime.isActive();
-        endGraceIfDone(graceEnd, behind);
-        readAhead.forgetIfBefore(now);
+        boolean behind = (taking || nextEventTick <= reachTick || reachTick < nowTick) && lifecycle.isActive();
+        endGraceIfDone(graceEndTick, behind);
+        readAhead.forgetIfBefore(nowTick);
         if (!behind && readAhead.isReading()) {
-            readAhead.read(now, System.nanoTime() + AHEAD_OF_TIME_NANOS);
+            readAhead.read(nowTick, System.nanoTime() + AHEAD_OF_TIME_NANOS);
             roundObserver.endPhase(RoundObserver.EXPIRE);
         }
         boolean reading = readAhead.isReading();
-        boolean precascading = !behind && runtime.isActive() && precascade.run(roundStart + AHEAD_OF_TIME_NANOS);
-        runtime.publishTick(wheel.currentTick());
-        runtime.flushLogs(false);
+        boolean precascading = !behind && lifecycle.isActive() && precascade.run(roundStartNanos + AHEAD_OF_TIME_NANOS);
+        handOff.publishTick(wheel.currentTick());
+        runtime.dispatch.flushLogs(false);
         roundObserver.endRound();
-        long wake = planWake(now, handedOff, precascading);
-        if (behind || reading || handOffsNeedARound(now, wake) || !runtime.isActive()) {
-            runtime.awake();
+        long wakeNanos = planWake(nowTick, handedOff, precascading);
+        if (behind || reading || handOffsNeedARound(nowTick, wakeNanos) || !lifecycle.isActive()) {
+            handOff.awake();
             return;
         }
-        sleepUntil(wake);
+        sleepUntil(wakeNanos);
     }
 
     /** Reads the start time; false (and the timer stopped) if the ticker fails. */
     private boolean readStartTime() {
         try {
             ticker.wake(Thread.currentThread()); // introduces this worker to the ticker before anyone can schedule
-            startTime = ticker.nanoTime();
+            startNanos = ticker.nanoTime();
         } catch (Throwable t) {
-            TimerRuntime.LOG.log(
-                    System.Logger.Level.ERROR,
-                    "The worker of " + runtime + " could not read its ticker; the timer is stopped",
-                    t);
-            runtime.markStopped();
-            runtime.started(0); // lets start() return; it then finds the timer stopped
+            stopOnError("could not read its ticker; the timer is stopped", t);
+            lifecycle.started(0); // lets start() return; it then finds the timer stopped
             return false;
         }
-        runtime.started(startTime);
+        lifecycle.started(startNanos);
         return true;
+    }
+
+    private void stopOnError(String what, Throwable t) {
+        TimerRuntime.LOG.log(System.Logger.Level.ERROR, "The worker of " + runtime + " " + what, t);
+        lifecycle.markStopped();
     }
 
     /**
@@ -185,7 +185,7 @@ final class Worker implements Runnable, TimingWheel.TickSink {
      * @return whether anything was handed off
      */
     private boolean takeHandOffs() {
-        boolean handedOff = runtime.takeNew(take, TAKE_LIMIT) | runtime.takeCancelled(unlink, TAKE_LIMIT);
+        boolean handedOff = handOff.takeNew(take, TAKE_LIMIT) | handOff.takeCancelled(unlink, TAKE_LIMIT);
         answerQueries();
         roundObserver.endPhase(RoundObserver.TAKE);
         return handedOff;
@@ -193,8 +193,8 @@ final class Worker implements Runnable, TimingWheel.TickSink {
 
     @Override
     public void cascaded(long tick) {
-        runtime.publishTick(tick);
-        runtime.dueAt(tick * tickNanos);
+        handOff.publishTick(tick);
+        handOff.dueAt(tick * tickNanos);
         roundObserver.endPhase(RoundObserver.CASCADE);
     }
 
@@ -203,44 +203,45 @@ final class Worker implements Runnable, TimingWheel.TickSink {
         roundObserver.endPhase(RoundObserver.EXPIRE);
         fire(due, count);
         roundObserver.endPhase(RoundObserver.DISPATCH);
-        return runtime.isActive();
+        return lifecycle.isActive();
     }
 
     /**
      * In a grace period: done once nothing more can fire by its last tick. The next event tick may
      * still count a timeout cancelled meanwhile; the pending count does not.
      */
-    private void endGraceIfDone(long graceEnd, boolean behind) {
-        if (graceEnd != TimingWheel.NO_TICK
+    private void endGraceIfDone(long graceEndTick, boolean behind) {
+        if (graceEndTick != TimingWheel.NO_TICK
                 && !behind
-                && !runtime.hasNewTimeouts()
-                && (wheel.nextEventTick() > graceEnd || runtime.pending() == 0)) {
-            runtime.graceOver();
+                && !handOff.hasNewTimeouts()
+                && (wheel.nextEventTick() > graceEndTick || runtime.counters.pending() == 0)) {
+            lifecycle.graceOver();
         }
     }
 
     /**
-     * When to wake (ns since start, or {@link TimerRuntime#IDLE}), published to the producers: the
+     * When to wake (ns since start, or {@link HandOff#IDLE}), published to the producers: the
      * next tick with work, or the next tick at all after a hand-off, with producers busy (anything
      * scheduled since the last round, even if cancelled and taken back at once, so that cancelled
      * timeouts do not pile up in the stacks and no producer has to wake the worker for them) or
      * while pre-cascading; earlier before a long sleep's end to read ahead, or for the summary line
      * of repeated failures.
      */
-    private long planWake(long now, boolean handedOff, boolean precascading) {
-        long next = Math.min(wheel.nextEventTick(), wheel.nextPrecascadeTick());
-        long scheduledSoFar = runtime.scheduled();
+    private long planWake(long nowTick, boolean handedOff, boolean precascading) {
+        long nextTick = Math.min(wheel.nextEventTick(), wheel.nextPrecascadeTick());
+        long scheduledSoFar = runtime.counters.scheduled.sum();
         boolean active = handedOff || scheduledSoFar != scheduledAtLastRound;
         scheduledAtLastRound = scheduledSoFar;
-        long wakeTick = readAhead.planWake(now, active || precascading ? Math.min(next, now + 1) : next);
-        long wake = wakeTick > maxTick ? TimerRuntime.IDLE : wakeTick * tickNanos;
-        runtime.dueAt(wake);
-        long flushAt = runtime.nextLogFlush();
-        if (flushAt != Long.MAX_VALUE) {
-            wake = Math.min(wake, Math.max(flushAt - startTime, 0));
+        long wakeTick =
+                readAhead.planWake(nowTick, active || precascading ? Math.min(nextTick, nowTick + 1) : nextTick);
+        long wakeNanos = wakeTick > maxTick ? HandOff.IDLE : wakeTick * tickNanos;
+        handOff.dueAt(wakeNanos);
+        long flushAtNanos = runtime.dispatch.nextLogFlushNanos();
+        if (flushAtNanos != Long.MAX_VALUE) {
+            wakeNanos = Math.min(wakeNanos, Math.max(flushAtNanos - startNanos, 0));
         }
-        runtime.sleepingUntil(wake);
-        return wake;
+        handOff.sleepingUntil(wakeNanos);
+        return wakeNanos;
     }
 
     /**
@@ -250,24 +251,27 @@ final class Worker implements Runnable, TimingWheel.TickSink {
      * every push would keep the worker spinning on the stripes' tops under steady load, pulling the
      * producers' cache lines away from them.
      */
-    private boolean handOffsNeedARound(long now, long wake) {
-        return wake - tickNanos > now * tickNanos && runtime.hasHandOffs();
+    private boolean handOffsNeedARound(long nowTick, long wakeNanos) {
+        return wakeNanos - tickNanos > nowTick * tickNanos && (handOff.hasTimeouts() || runtime.upcoming.hasQueries());
     }
 
-    private void sleepUntil(long wake) {
+    private void sleepUntil(long wakeNanos) {
         Thread.interrupted(); // a task's interrupt must not cut every later sleep short
-        if (wake == TimerRuntime.IDLE) {
+        if (wakeNanos == HandOff.IDLE) {
             ticker.sleep();
         } else {
-            ticker.sleepUntil(startTime + wake);
+            ticker.sleepUntil(startNanos + wakeNanos);
         }
-        runtime.awake();
+        handOff.awake();
         wakeUps.incrementAndGet();
     }
 
     private long currentTick() {
-        long elapsed = ticker.nanoTime() - startTime;
-        return Math.max(elapsed, 0) / tickNanos;
+        return elapsedNanos() / tickNanos;
+    }
+
+    private long elapsedNanos() {
+        return Math.max(ticker.nanoTime() - startNanos, 0);
     }
 
     private void take(TimeoutHandle handle) {
@@ -289,15 +293,15 @@ final class Worker implements Runnable, TimingWheel.TickSink {
      * a tick with thousands due stays cheap.
      */
     private void fire(TimingWheel.Entry[] batch, int count) {
-        LatenessListener listener = runtime.latenessListener();
-        long clock = 0;
+        LatenessListener listener = runtime.dispatch.latenessListener();
+        long clockNanos = 0;
         int fired = 0;
         batchRest = batch;
         batchEnd = count;
         for (int i = 0; i < count; i++) {
             TimeoutHandle handle = (TimeoutHandle) batch[i];
             batchNext = i + 1;
-            if (runtime.isStopped()) {
+            if (lifecycle.isStopped()) {
                 // stop() came while a task of this round ran: the rest of the round never runs.
                 runtime.cancelForStop(handle);
                 continue;
@@ -307,10 +311,10 @@ final class Worker implements Runnable, TimingWheel.TickSink {
                 continue;
             }
             if (listener != null && (fired & (LATENESS_CLOCK_EVERY - 1)) == 0) {
-                clock = ticker.nanoTime() - startTime;
+                clockNanos = ticker.nanoTime() - startNanos;
             }
             fired++;
-            runtime.dispatch(handle, listener, clock);
+            runtime.dispatch.dispatch(handle, listener, clockNanos);
             if ((fired & (QUERY_CHECK_EVERY - 1)) == 0) {
                 answerQueries(); // between tasks, so a busy tick does not hold a caller for long
             }
@@ -344,49 +348,25 @@ final class Worker implements Runnable, TimingWheel.TickSink {
         return observer;
     }
 
-    // --- upcoming --------------------------------------------------------------------------
-
-    /** Answers the queries handed off through the runtime ({@link TimerRuntime#upcoming}). */
+    /** Answers the queries handed off through {@link Upcoming#ask}. */
     private void answerQueries() {
-        List<TimeoutInfo> soonest = null;
-        for (TimerRuntime.UpcomingQuery query; (query = runtime.pollQuery()) != null; ) {
-            if (soonest == null || soonest.size() < query.limit) {
-                soonest = upcoming(Math.max(query.limit, soonest == null ? 0 : soonest.size()));
-            }
-            query.result.complete(List.copyOf(soonest.subList(0, Math.min(query.limit, soonest.size()))));
-        }
+        runtime.upcoming.answer(soonest);
     }
 
     /**
-     * Worker thread only: up to {@code limit} pending timeouts, soonest first, from the wheel and
-     * from the stack of those not taken yet. O(pending * log limit).
+     * Worker thread only: up to {@code limit} pending timeouts, soonest first, from the wheel, the
+     * rest of the batch being fired and the stacks of those not taken yet.
      */
     List<TimeoutInfo> upcoming(int limit) {
-        Comparator<TimeoutHandle> byDeadline = Comparator.comparingLong(h -> h.deadline);
-        PriorityQueue<TimeoutHandle> latestFirst = new PriorityQueue<>(byDeadline.reversed()); // limit may be huge
-        Consumer<TimeoutHandle> offer = handle -> {
-            int s = handle.state();
-            if (s != TimeoutHandle.PENDING && s != TimeoutHandle.IN_WHEEL) {
-                return;
-            }
-            latestFirst.add(handle);
-            if (latestFirst.size() > limit) {
-                latestFirst.poll();
-            }
-        };
-        wheel.forEach(entry -> offer.accept((TimeoutHandle) entry));
-        for (int i = batchNext; batchRest != null && i < batchEnd; i++) {
-            offer.accept((TimeoutHandle) batchRest[i]); // due this tick, not run yet
-        }
-        runtime.forEachNotTaken(offer);
-        List<TimeoutHandle> handles = new ArrayList<>(latestFirst);
-        handles.sort(byDeadline);
-        long elapsed = ticker.nanoTime() - startTime;
-        List<TimeoutInfo> infos = new ArrayList<>(handles.size());
-        for (TimeoutHandle handle : handles) {
-            long remaining = handle.deadline - elapsed;
-            infos.add(new TimeoutInfo(handle.describeTask(), Duration.ofNanos(Math.max(remaining, 0))));
-        }
-        return infos;
+        return Upcoming.soonest(
+                limit,
+                offer -> {
+                    wheel.forEach(entry -> offer.accept((TimeoutHandle) entry));
+                    for (int i = batchNext; batchRest != null && i < batchEnd; i++) {
+                        offer.accept((TimeoutHandle) batchRest[i]); // due this tick, not run yet
+                    }
+                    handOff.forEachNotTaken(offer);
+                },
+                () -> ticker.nanoTime() - startNanos);
     }
 }

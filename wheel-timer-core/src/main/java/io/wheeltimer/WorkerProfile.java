@@ -19,11 +19,11 @@ final class WorkerProfile implements RoundObserver {
     private final LongSupplier cpuClock;
     private final long[] phases = new long[4];
     private long rounds;
-    private long longestRound;
-    private long costliestRoundCpu;
-    private long roundStart;
-    private long roundCpuStart;
-    private long mark;
+    private long longestRoundNanos;
+    private long costliestRoundCpuNanos;
+    private long roundStartNanos;
+    private long roundCpuStartNanos;
+    private long markNanos;
 
     private WorkerProfile(LongSupplier cpuClock) {
         this.cpuClock = cpuClock;
@@ -54,34 +54,34 @@ final class WorkerProfile implements RoundObserver {
         out.put("expireNanos", p.phases[EXPIRE]);
         out.put("dispatchNanos", p.phases[DISPATCH]);
         out.put("rounds", p.rounds);
-        out.put("longestRoundNanos", p.longestRound);
+        out.put("longestRoundNanos", p.longestRoundNanos);
         if (p.cpuClock != null) {
-            out.put("costliestRoundCpuNanos", p.costliestRoundCpu);
+            out.put("costliestRoundCpuNanos", p.costliestRoundCpuNanos);
         }
         return out;
     }
 
     @Override
     public void startRound(long startNanos) {
-        roundStart = startNanos;
-        mark = startNanos;
-        roundCpuStart = cpuClock == null ? 0 : cpuClock.getAsLong();
+        roundStartNanos = startNanos;
+        markNanos = startNanos;
+        roundCpuStartNanos = cpuClock == null ? 0 : cpuClock.getAsLong();
     }
 
     @Override
     public void endPhase(int phase) {
-        long t = System.nanoTime();
-        phases[phase] += t - mark;
-        mark = t;
+        long nowNanos = System.nanoTime();
+        phases[phase] += nowNanos - markNanos;
+        markNanos = nowNanos;
     }
 
     @Override
     public void endRound() {
         endPhase(CASCADE);
         rounds++;
-        longestRound = Math.max(longestRound, mark - roundStart);
+        longestRoundNanos = Math.max(longestRoundNanos, markNanos - roundStartNanos);
         if (cpuClock != null) {
-            costliestRoundCpu = Math.max(costliestRoundCpu, cpuClock.getAsLong() - roundCpuStart);
+            costliestRoundCpuNanos = Math.max(costliestRoundCpuNanos, cpuClock.getAsLong() - roundCpuStartNanos);
         }
     }
 }

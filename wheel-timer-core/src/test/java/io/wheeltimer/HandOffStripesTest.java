@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * thread schedules keeps its order, nothing from any thread is lost, a burst larger than a round's
  * take still fires at its own tick, and a timeout cancelled by another thread than the one that
  * scheduled it is dropped by the worker (the take-back by the scheduling thread is in
- * {@code HashedWheelTimerTest}).
+ * {@code CancellationTest}).
  */
 class HandOffStripesTest {
 
@@ -89,7 +89,7 @@ class HandOffStripesTest {
         assertThat(timeout.isCancelled()).isTrue();
         assertThat(timer.pendingTimeouts()).isZero();
         ticker.advance(Duration.ofMillis(10)); // the worker takes the stripe and drops it
-        assertThat(timer.runtime.hasNewTimeouts()).isFalse();
+        assertThat(timer.runtime.handOff.hasNewTimeouts()).isFalse();
         assertThat(timer.upcoming(10)).isEmpty();
     }
 

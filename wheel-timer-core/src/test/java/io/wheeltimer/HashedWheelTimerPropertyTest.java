@@ -106,7 +106,7 @@ class HashedWheelTimerPropertyTest {
                         TimerTask task = new TimerTask() {
                             @Override
                             public void run(Timeout timeout) {
-                                runs.add(new Run(id, timer.currentTick(), ticker.nanoTime() - start));
+                                runs.add(new Run(id, timer.runtime.handOff.tick(), ticker.nanoTime() - start));
                             }
 
                             @Override

@@ -61,12 +61,12 @@ class IdleWorkerTest {
         timer.start();
         Thread.sleep(200); // let the worker settle into its sleep
         long cpuBefore = cpuNanos(timer);
-        long wakeUpsBefore = timer.wakeUps();
+        long wakeUpsBefore = timer.worker().wakeUps();
 
         Thread.sleep(2_000); // 2000 ticks of 1 ms
 
         long cpu = cpuNanos(timer) - cpuBefore;
-        long wakeUps = timer.wakeUps() - wakeUpsBefore;
+        long wakeUps = timer.worker().wakeUps() - wakeUpsBefore;
         assertThat(wakeUps).as("wake-ups in 2000 idle ticks").isLessThanOrEqualTo(5);
         assertThat(Duration.ofNanos(cpu)).as("worker CPU in 2 s idle").isLessThan(Duration.ofMillis(50));
         assertThat(timer.workerThread().getState()).isEqualTo(Thread.State.WAITING); // parked without a deadline
@@ -78,7 +78,7 @@ class IdleWorkerTest {
         HashedWheelTimer timer = timer(hierarchical);
         timer.start();
         Thread.sleep(100);
-        long wakeUpsBefore = timer.wakeUps();
+        long wakeUpsBefore = timer.worker().wakeUps();
         long cpuBefore = cpuNanos(timer);
         CountDownLatch fired = new CountDownLatch(1);
         long scheduledAt = System.nanoTime();
@@ -92,7 +92,7 @@ class IdleWorkerTest {
                 Duration.ofSeconds(2));
 
         assertThat(fired.await(20, SECONDS)).isTrue();
-        long wakeUps = timer.wakeUps() - wakeUpsBefore;
+        long wakeUps = timer.worker().wakeUps() - wakeUpsBefore;
         long cpu = cpuNanos(timer) - cpuBefore;
         assertThat(firedAt[0] - scheduledAt)
                 .isGreaterThanOrEqualTo(Duration.ofSeconds(2).toNanos());
@@ -119,12 +119,12 @@ class IdleWorkerTest {
         far.forEach(Timeout::cancel);
         Thread.sleep(200); // the cancelled ones are unlinked within a tick
         assertThat(timer.pendingTimeouts()).isZero();
-        long wakeUpsBefore = timer.wakeUps();
+        long wakeUpsBefore = timer.worker().wakeUps();
         long cpuBefore = cpuNanos(timer);
 
         Thread.sleep(1_000);
 
-        assertThat(timer.wakeUps() - wakeUpsBefore)
+        assertThat(timer.worker().wakeUps() - wakeUpsBefore)
                 .as("wake-ups in 1000 idle ticks")
                 .isLessThanOrEqualTo(5);
         assertThat(Duration.ofNanos(cpuNanos(timer) - cpuBefore)).isLessThan(Duration.ofMillis(50));
@@ -148,18 +148,18 @@ class IdleWorkerTest {
         // at 0 or at 5 ms), and goes to its long sleep.
         ticker.advance(Duration.ofMillis(5));
         ticker.advance(ONE_MS);
-        long settled = timer.wakeUps();
+        long settled = timer.worker().wakeUps();
         assertThat(Duration.ofNanos(ReadAhead.WARM_LEAD_NANOS)).isEqualTo(Duration.ofMillis(100));
 
         ticker.advance(Duration.ofMillis(dueMillis - 6 - lead - 1));
-        assertThat(timer.wakeUps())
+        assertThat(timer.worker().wakeUps())
                 .as("asleep until %d ms before the deadline", lead)
                 .isEqualTo(settled);
         ticker.advance(ONE_MS);
-        assertThat(timer.wakeUps()).as("woken %d ms early", lead).isEqualTo(settled + 1);
+        assertThat(timer.worker().wakeUps()).as("woken %d ms early", lead).isEqualTo(settled + 1);
         ticker.advance(Duration.ofMillis(lead - 1));
         assertThat(task.runs).as("runs before its deadline").hasValue(0);
-        assertThat(timer.wakeUps()).as("one early wake only").isEqualTo(settled + 1);
+        assertThat(timer.worker().wakeUps()).as("one early wake only").isEqualTo(settled + 1);
         ticker.advance(ONE_MS);
         assertThat(task.runs).as("runs at its deadline").hasValue(1);
         assertThat(timer.pendingTimeouts()).isZero();
@@ -181,15 +181,15 @@ class IdleWorkerTest {
         ticker.advance(Duration.ofMillis(194));
 
         assertThat(timer.upcoming(1)).hasSize(1); // a query: the worker answers it in a round of its own
-        long settled = timer.wakeUps();
+        long settled = timer.worker().wakeUps();
         ticker.advance(Duration.ofMillis(199)); // 399 ms
-        assertThat(timer.wakeUps())
+        assertThat(timer.worker().wakeUps())
                 .as("asleep until 100 ms before the deadline")
                 .isEqualTo(settled);
         ticker.advance(ONE_MS);
-        assertThat(timer.wakeUps()).as("woken 100 ms early").isEqualTo(settled + 1);
+        assertThat(timer.worker().wakeUps()).as("woken 100 ms early").isEqualTo(settled + 1);
         ticker.advance(Duration.ofMillis(99));
-        assertThat(timer.wakeUps()).as("one early wake only").isEqualTo(settled + 1);
+        assertThat(timer.worker().wakeUps()).as("one early wake only").isEqualTo(settled + 1);
         assertThat(task.runs).hasValue(0);
         ticker.advance(ONE_MS);
         assertThat(task.runs).as("runs at its deadline").hasValue(1);

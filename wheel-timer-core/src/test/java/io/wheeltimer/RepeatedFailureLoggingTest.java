@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class RepeatedFailureLoggingTest {
 
     private static final Duration TICK = Duration.ofMillis(100);
-    private static final Duration INTERVAL = Duration.ofNanos(TimerRuntime.REPEAT_LOG_INTERVAL_NANOS);
+    private static final Duration INTERVAL = Duration.ofNanos(Dispatch.REPEAT_LOG_INTERVAL_NANOS);
 
     private final ManualTicker ticker = new ManualTicker();
     private HashedWheelTimer timer;

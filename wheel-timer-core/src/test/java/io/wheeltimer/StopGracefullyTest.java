@@ -72,6 +72,26 @@ class StopGracefullyTest {
         private final HashedWheelTimer timer = timer(ticker, Duration.ofMillis(100));
 
         @Test
+        void inThePeriodTheTimerIsStartedButStartRefusesAsStoppingAndAfterItAsStopped() throws Exception {
+            schedule(timer, "keeps-the-period-open", 500);
+            Future<Set<Timeout>> stopped = stopInTheBackground(timer, Duration.ofSeconds(1));
+
+            assertThat(timer.state()).isEqualTo(HashedWheelTimer.State.STARTED);
+            assertThat(timer.stats().state()).isEqualTo(HashedWheelTimer.State.STARTED);
+            assertThatThrownBy(timer::start)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("cannot accept new timeouts: the timer is stopping");
+            ticker.advance(Duration.ofMillis(500));
+
+            assertThat(stopped.get(30, SECONDS)).isEmpty();
+            assertThat(ran).containsExactly("keeps-the-period-open");
+            assertThat(timer.state()).isEqualTo(HashedWheelTimer.State.SHUTDOWN);
+            assertThatThrownBy(timer::start)
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("cannot be started once stopped");
+        }
+
+        @Test
         void timeoutsDueWithinThePeriodAndItsLastTickFireOnTimeTheRestAreReturnedCancelled() throws Exception {
             ticker.advance(Duration.ofMillis(50)); // the period of 1 s ends at 1.05 s, its last tick at 1.1 s
             schedule(timer, "at-0.3", 250);

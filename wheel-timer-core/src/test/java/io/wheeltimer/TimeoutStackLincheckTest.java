@@ -21,13 +21,13 @@ public class TimeoutStackLincheckTest {
 
     @Operation
     public boolean push(@Param(name = "id") int id) {
-        return stack.push(new TimeoutHandle(null, null, id));
+        return stack.push(new TimeoutHandle(null, null, id, true));
     }
 
     /** A timeout cancelled before the worker took it: pushed, never handed over. */
     @Operation
     public boolean pushCancelled(@Param(name = "id") int id) {
-        TimeoutHandle handle = new TimeoutHandle(null, null, -id);
+        TimeoutHandle handle = new TimeoutHandle(null, null, -id, true);
         handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.CANCELLED);
         return stack.push(handle);
     }
@@ -35,14 +35,14 @@ public class TimeoutStackLincheckTest {
     @Operation(nonParallelGroup = "worker")
     public List<Long> takeAll() {
         List<Long> taken = new ArrayList<>();
-        stack.takeAll(handle -> taken.add(handle.deadline));
+        stack.takeAll(handle -> taken.add(handle.deadlineNanos));
         return taken;
     }
 
     @Operation(nonParallelGroup = "worker")
     public List<Long> takeTwo() {
         List<Long> taken = new ArrayList<>();
-        stack.take(handle -> taken.add(handle.deadline), 2);
+        stack.take(handle -> taken.add(handle.deadlineNanos), 2);
         return taken;
     }
 

@@ -28,13 +28,13 @@ public class TimeoutStackPopLincheckTest {
 
     @Operation
     public void push(@Param(name = "id") int id) {
-        stack.push(new TimeoutHandle(null, null, id));
+        stack.push(new TimeoutHandle(null, null, id, true));
     }
 
     /** Schedule-then-cancel on one thread: the cancel pops the handle if it is still the top. */
     @Operation
     public void pushThenCancel(@Param(name = "id") int id) {
-        TimeoutHandle handle = new TimeoutHandle(null, null, -id);
+        TimeoutHandle handle = new TimeoutHandle(null, null, -id, true);
         stack.push(handle);
         handle.compareAndSetState(TimeoutHandle.PENDING, TimeoutHandle.CANCELLED);
         stack.popIfTop(handle);
@@ -48,8 +48,8 @@ public class TimeoutStackPopLincheckTest {
     }
 
     private static void record(List<Long> taken, TimeoutHandle handle) {
-        if (handle.deadline > 0) {
-            taken.add(handle.deadline);
+        if (handle.deadlineNanos > 0) {
+            taken.add(handle.deadlineNanos);
         }
     }
 

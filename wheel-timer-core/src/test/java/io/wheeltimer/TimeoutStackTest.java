@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class TimeoutStackTest {
 
     private static TimeoutHandle handle(long id, int state) {
-        TimeoutHandle handle = new TimeoutHandle(null, null, id);
+        TimeoutHandle handle = new TimeoutHandle(null, null, id, true);
         if (state != TimeoutHandle.PENDING) {
             assertThat(handle.compareAndSetState(TimeoutHandle.PENDING, state)).isTrue();
         }
@@ -23,7 +23,7 @@ class TimeoutStackTest {
 
     private static List<Long> takeAll(TimeoutStack stack, int limit) {
         List<Long> taken = new ArrayList<>();
-        stack.take(h -> taken.add(h.deadline), limit);
+        stack.take(h -> taken.add(h.deadlineNanos), limit);
         return taken;
     }
 
@@ -50,9 +50,9 @@ class TimeoutStackTest {
         stack.push(handle(1, TimeoutHandle.CANCELLED));
 
         List<Long> taken = new ArrayList<>();
-        assertThat(stack.take(h -> taken.add(h.deadline), 10)).isPositive(); // the worker looks again soon
+        assertThat(stack.take(h -> taken.add(h.deadlineNanos), 10)).isPositive(); // the worker looks again soon
         assertThat(taken).isEmpty();
-        assertThat(stack.take(h -> taken.add(h.deadline), 10)).isZero();
+        assertThat(stack.take(h -> taken.add(h.deadlineNanos), 10)).isZero();
         assertThat(stack.push(handle(2, TimeoutHandle.PENDING))).isTrue(); // empty again
     }
 
@@ -92,7 +92,7 @@ class TimeoutStackTest {
         // 7 to put in order, 3 visits per call: the oldest is reached in the third call.
         assertThat(takeAll(stack, 3)).isEmpty();
         stack.push(handle(8, TimeoutHandle.PENDING)); // after the take: waits behind the burst
-        stack.forEach(h -> seen.add(h.deadline));
+        stack.forEach(h -> seen.add(h.deadlineNanos));
         assertThat(seen).containsExactlyInAnyOrder(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L); // upcoming sees them all
         assertThat(stack.isEmpty()).isFalse();
         assertThat(takeAll(stack, 3)).isEmpty();
@@ -113,7 +113,7 @@ class TimeoutStackTest {
         stack.push(handle(6, TimeoutHandle.PENDING));
 
         List<Long> taken = new ArrayList<>();
-        assertThat(stack.takeAll(h -> taken.add(h.deadline))).isTrue();
+        assertThat(stack.takeAll(h -> taken.add(h.deadlineNanos))).isTrue();
         assertThat(taken).containsExactly(1L, 3L, 4L, 5L, 6L);
         assertThat(stack.isEmpty()).isTrue();
     }

@@ -22,7 +22,7 @@ public class TimeoutStateLincheckTest {
     private static final HashedWheelTimer TIMER =
             new HashedWheelTimer(r -> new Thread(r, "lincheck-unused"), 100, TimeUnit.MILLISECONDS, 8, false);
 
-    private final TimeoutHandle handle = new TimeoutHandle(TIMER.runtime, t -> {}, 1);
+    private final TimeoutHandle handle = new TimeoutHandle(TIMER.runtime, t -> {}, 1, true);
 
     @Operation
     public boolean cancel() {

@@ -2,7 +2,6 @@ package io.wheeltimer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.wheeltimer.HashedWheelTimer.State;
 import io.wheeltimer.testing.ManualTicker;
 import java.time.Duration;
 import java.util.List;
@@ -12,14 +11,6 @@ import org.junit.jupiter.api.Test;
 
 /** What the runtime behind the front must keep for the front and for integrations such as Spring's. */
 class TimerRuntimeTest {
-
-    @Test
-    void lifecycleConstantsAreTheOrdinalsOfTheFrontsState() {
-        assertThat(State.values()).hasSize(3);
-        assertThat(State.values()[TimerRuntime.INIT]).isEqualTo(State.INIT);
-        assertThat(State.values()[TimerRuntime.STARTED]).isEqualTo(State.STARTED);
-        assertThat(State.values()[TimerRuntime.SHUTDOWN]).isEqualTo(State.SHUTDOWN);
-    }
 
     @Test
     void taskExecutorIsHandedTheTimeoutItselfWhoseTimerIsTheFront() {

@@ -31,7 +31,7 @@ class TimingWheelPropertyTest {
 
         Item(int id, long deadline) {
             this.id = id;
-            this.deadline = deadline;
+            this.deadlineNanos = deadline;
         }
     }
 
@@ -139,7 +139,8 @@ class TimingWheelPropertyTest {
                         wheel.precascade((int) (op.arg() % 4) + 1);
                         int budget = (int) (op.arg() % 7);
                         long from = wheel.currentTick() + 1 + op.arg() % 8;
-                        assertThat(wheel.warm(from, (int) (op.arg() % 5) + 1, (int) (op.arg() % 3), budget))
+                        assertThat(new ReadAhead(wheel, config.tickNanos())
+                                        .warm(from, (int) (op.arg() % 5) + 1, (int) (op.arg() % 3), budget))
                                 .as("slots read")
                                 .isBetween(0, budget);
                     }

@@ -12,14 +12,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The wheel step by step: no thread, no clock, ticks of 10 ns. */
 class TimingWheelTest {
 
-    private static final long TICK = 10;
+    static final long TICK = 10;
 
-    private static final class Item extends TimingWheel.Entry {
+    static final class Item extends TimingWheel.Entry {
         final String name;
 
         Item(String name, long deadline) {
             this.name = name;
-            this.deadline = deadline;
+            this.deadlineNanos = deadline;
         }
 
         @Override
@@ -29,7 +29,7 @@ class TimingWheelTest {
     }
 
     /** Advances to {@code tick}, without a work limit, and returns "name@tick" for each expired entry. */
-    private static List<String> advance(TimingWheel wheel, long tick) {
+    static List<String> advance(TimingWheel wheel, long tick) {
         List<String> fired = new ArrayList<>();
         wheel.advance(tick, Integer.MAX_VALUE, (t, due, count) -> {
             assertThat(t).as("the sink's tick is the current one").isEqualTo(wheel.currentTick());
@@ -89,42 +89,6 @@ class TimingWheelTest {
         assertThat(advance(wheel, 36)).isEmpty();
         assertThat(wheel.nextEventTick()).as("then its own tick").isEqualTo(37);
         assertThat(advance(wheel, 37)).containsExactly("x@37");
-    }
-
-    @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void warmReadsTheEntriesDueFirstWithinItsTicksAndBudgetAndChangesNothing(boolean hierarchical) {
-        TimingWheel wheel = new TimingWheel(TICK, 8, hierarchical);
-        for (int i = 0; i < 3; i++) {
-            wheel.schedule(new Item("a" + i, 3 * TICK));
-            wheel.schedule(new Item("b" + i, 4 * TICK));
-        }
-        wheel.schedule(new Item("c", 6 * TICK));
-        long next = wheel.nextEventTick();
-
-        assertThat(wheel.warm(3, 2, 0, 100)).as("ticks 3 and 4").isEqualTo(6);
-        assertThat(wheel.warm(3, 2, 0, 4)).as("budget").isEqualTo(4);
-        assertThat(wheel.warm(3, 2, 4, 4)).as("the rest, after the first 4").isEqualTo(2);
-        assertThat(wheel.warm(3, 8, 0, 100)).as("the whole wheel").isEqualTo(7);
-        assertThat(wheel.warm(3, 8, 7, 100)).as("nothing left").isZero();
-        assertThat(wheel.warm(5, 1, 0, 100)).as("an empty tick").isZero();
-
-        assertThat(wheel.size()).isEqualTo(7);
-        assertThat(wheel.nextEventTick()).isEqualTo(next);
-        assertThat(advance(wheel, 10)).containsExactly("a0@3", "a1@3", "a2@3", "b0@4", "b1@4", "b2@4", "c@6");
-    }
-
-    @Test
-    void hierarchicalWarmSkipsEntriesStillInAnOverflowLevelAndReadsStagedOnes() {
-        TimingWheel wheel = new TimingWheel(TICK, 4, true); // blocks of 4 ticks
-        wheel.schedule(new Item("next block", 5 * TICK)); // level 1 from tick 0
-
-        assertThat(wheel.warm(5, 1, 0, 100))
-                .as("in level 1: its cascade reads it")
-                .isZero();
-        assertThat(wheel.precascade(100)).as("all moved").isFalse();
-        assertThat(wheel.warm(5, 1, 0, 100)).as("staged for the next block").isEqualTo(1);
-        assertThat(advance(wheel, 5)).containsExactly("next block@5");
     }
 
     @Test

@@ -44,9 +44,10 @@ public final class RepeatLog {
      * first, or if the interval since the last line has passed; otherwise only counted.
      */
     public void report(Supplier<String> message, Throwable thrown) {
-        long now = clock.getAsLong();
-        long last = lastLogged.get();
-        if ((last == Long.MIN_VALUE || now - last >= intervalNanos) && lastLogged.compareAndSet(last, now)) {
+        long nowNanos = clock.getAsLong();
+        long lastNanos = lastLogged.get();
+        if ((lastNanos == Long.MIN_VALUE || nowNanos - lastNanos >= intervalNanos)
+                && lastLogged.compareAndSet(lastNanos, nowNanos)) {
             long repeats = suppressed.getAndSet(0);
             String count = repeats == 0
                     ? ""
@@ -68,9 +69,9 @@ public final class RepeatLog {
         if (suppressed.get() == 0) {
             return;
         }
-        long last = lastLogged.get();
-        long now = clock.getAsLong();
-        if ((force || now - last >= intervalNanos) && lastLogged.compareAndSet(last, now)) {
+        long lastNanos = lastLogged.get();
+        long nowNanos = clock.getAsLong();
+        if ((force || nowNanos - lastNanos >= intervalNanos) && lastLogged.compareAndSet(lastNanos, nowNanos)) {
             long count = suppressed.getAndSet(0);
             if (count > 0) {
                 log.log(
@@ -83,9 +84,9 @@ public final class RepeatLog {
     }
 
     /** Clock reading at which the count of repeats is due to be written; {@code Long.MAX_VALUE}: nothing to write. */
-    public long nextFlushAt() {
-        long last = lastLogged.get();
-        return suppressed.get() == 0 || last == Long.MIN_VALUE ? Long.MAX_VALUE : last + intervalNanos;
+    public long nextFlushAtNanos() {
+        long lastNanos = lastLogged.get();
+        return suppressed.get() == 0 || lastNanos == Long.MIN_VALUE ? Long.MAX_VALUE : lastNanos + intervalNanos;
     }
 
     private long seconds() {

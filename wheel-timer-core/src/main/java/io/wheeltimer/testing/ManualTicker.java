@@ -34,12 +34,12 @@ public final class ManualTicker implements Ticker {
         boolean sleeping;
         boolean wakeRequested;
         boolean timed;
-        long deadline;
+        long deadlineNanos;
     }
 
     private final Object lock = new Object();
     private final Map<Thread, Worker> workers = new IdentityHashMap<>();
-    private volatile long now;
+    private volatile long nowNanos;
 
     /** A ticker at time 0. */
     public ManualTicker() {
@@ -48,12 +48,12 @@ public final class ManualTicker implements Ticker {
 
     /** A ticker at {@code startNanos}. */
     public ManualTicker(long startNanos) {
-        this.now = startNanos;
+        this.nowNanos = startNanos;
     }
 
     @Override
     public long nanoTime() {
-        return now;
+        return nowNanos;
     }
 
     /**
@@ -95,7 +95,7 @@ public final class ManualTicker implements Ticker {
 
     private ManualTicker advanceNanos(long nanos) {
         synchronized (lock) {
-            now += nanos; // wraps around past Long.MAX_VALUE, as System.nanoTime() may
+            nowNanos += nanos; // wraps around past Long.MAX_VALUE, as System.nanoTime() may
             lock.notifyAll();
             awaitWorkersAsleep();
         }
@@ -138,7 +138,7 @@ public final class ManualTicker implements Ticker {
     }
 
     private boolean isIdle(Worker worker) {
-        return worker.sleeping && !worker.wakeRequested && !(worker.timed && worker.deadline - now <= 0);
+        return worker.sleeping && !worker.wakeRequested && !(worker.timed && worker.deadlineNanos - nowNanos <= 0);
     }
 
     @Override
@@ -157,9 +157,9 @@ public final class ManualTicker implements Ticker {
             try {
                 worker.sleeping = true;
                 worker.timed = timed;
-                worker.deadline = deadlineNanos;
+                worker.deadlineNanos = deadlineNanos;
                 lock.notifyAll(); // an advance may be waiting for this worker
-                while (!worker.wakeRequested && !(timed && deadlineNanos - now <= 0)) {
+                while (!worker.wakeRequested && !(timed && deadlineNanos - nowNanos <= 0)) {
                     lock.wait();
                 }
             } catch (InterruptedException e) {
@@ -181,6 +181,6 @@ public final class ManualTicker implements Ticker {
 
     @Override
     public String toString() {
-        return "ManualTicker(" + now + " ns)";
+        return "ManualTicker(" + nowNanos + " ns)";
     }
 }

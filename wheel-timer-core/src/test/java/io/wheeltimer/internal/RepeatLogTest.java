@@ -60,7 +60,7 @@ class RepeatLogTest {
         log.report(() -> "refused", new IllegalStateException("full"));
         log.report(() -> "refused", new IllegalStateException("full"));
         log.report(() -> "refused", new IllegalStateException("full"));
-        assertThat(log.nextFlushAt()).isEqualTo(INTERVAL);
+        assertThat(log.nextFlushAtNanos()).isEqualTo(INTERVAL);
 
         nanos.set(INTERVAL - 1);
         log.flush();
@@ -71,7 +71,7 @@ class RepeatLogTest {
         assertThat(logger.messages()).hasSize(2);
         assertThat(logger.messages().get(1)).startsWith("2 more poll failures since the last line");
         assertThat(logger.thrown.get(1)).isNull();
-        assertThat(log.nextFlushAt()).isEqualTo(Long.MAX_VALUE);
+        assertThat(log.nextFlushAtNanos()).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
@@ -92,7 +92,7 @@ class RepeatLogTest {
         log.flush(true);
 
         assertThat(logger.messages()).containsExactly("once");
-        assertThat(log.nextFlushAt()).isEqualTo(Long.MAX_VALUE);
+        assertThat(log.nextFlushAtNanos()).isEqualTo(Long.MAX_VALUE);
     }
 
     /** Keeps every WARN line and its exception. */

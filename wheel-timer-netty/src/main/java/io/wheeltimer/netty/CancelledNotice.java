@@ -3,6 +3,7 @@ package io.wheeltimer.netty;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
 import io.netty.util.TimerTask;
+import io.wheeltimer.internal.Notice;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -10,11 +11,13 @@ import java.util.concurrent.RejectedExecutionException;
  * HashedWheelTimer} tells it: once, after the winning {@code cancel()} returned, on the timer's own
  * thread, so that {@link TimerTask#cancelled} never runs inside the caller's {@code cancel()}. Here
  * the timer's thread is where the wheel runs its tasks, so the notice is a wheel task of its own,
- * due at once. If the wheel no longer takes timeouts (it is stopping, or at its maximum of pending
- * timeouts), the task is told on the cancelling thread instead: late or elsewhere, but never not
- * at all.
+ * due at once. It is the view's, not the user's: a {@code HashedWheelTimer} does not count it among
+ * its timeouts ({@link Notice}), so a cancel changes the shared timer's counts as the cancel of any
+ * timeout does, and nothing more. If the wheel no longer takes timeouts (it is stopping, or, another
+ * {@link io.wheeltimer.Timer}, at its maximum of pending timeouts), the task is told on the
+ * cancelling thread instead: late or elsewhere, but never not at all.
  */
-final class CancelledNotice implements io.wheeltimer.TimerTask {
+final class CancelledNotice extends Notice {
 
     private static final System.Logger LOG = System.getLogger(NettyTimer.class.getName());
 
@@ -76,7 +79,7 @@ final class CancelledNotice implements io.wheeltimer.TimerTask {
         }
     }
 
-    /** What the wheel's {@code upcoming} and log lines show for the notice. */
+    /** What the wheel's log lines show for the notice. */
     @Override
     public String toString() {
         return "cancelled() of " + timeout.task();

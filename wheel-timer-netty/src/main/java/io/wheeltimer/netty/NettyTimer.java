@@ -29,8 +29,9 @@ import java.util.Objects;
  * running; stopping the shared timer is its owner's job, and cancels the views' timeouts with the
  * rest, likewise untold. Costs per timeout, besides the wheel's own: one small object (the Netty
  * timeout, which is also the wheel's task) and an entry in the view's concurrent set of timeouts
- * not yet run; a cancel costs one more wheel timeout, the notice, only if the task overrides
- * {@code cancelled}.
+ * not yet run; a cancel costs one more wheel task, the notice, only if the task overrides
+ * {@code cancelled}. The notice is not one of the shared timer's timeouts: a {@code
+ * HashedWheelTimer}'s counts, limit and {@code upcoming} hold only the timeouts made on it.
  */
 public final class NettyTimer {
 

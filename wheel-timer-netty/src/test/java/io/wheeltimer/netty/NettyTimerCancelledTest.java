@@ -196,16 +196,68 @@ class NettyTimerCancelledTest {
     }
 
     @Test
+    void theNoticeIsNotOneOfTheSharedTimersTimeouts() {
+        Listening task = new Listening(view);
+        Timeout timeout = view.timer().newTimeout(task, 1, HOURS);
+        assertThat(timeout.cancel()).isTrue();
+
+        assertThat(view.wheel.upcoming(10)).as("the notice waits, not listed").isEmpty();
+        assertThat(view.wheel.pendingTimeouts()).isZero();
+        view.settle();
+
+        assertThat(task.told).as("the notice ran").containsExactly(timeout);
+        io.wheeltimer.TimerStats stats = view.wheel.stats();
+        assertThat(stats.scheduled()).as("scheduled").isOne();
+        assertThat(stats.cancelled()).as("cancelled").isOne();
+        assertThat(stats.expired()).as("expired").isZero();
+        assertThat(stats.pending()).as("pending").isZero();
+    }
+
+    @Test
+    void aNoticeWaitingWhenTheSharedTimerStopsIsToldButNotReturned() {
+        Listening task = new Listening(view);
+        Timeout timeout = view.timer().newTimeout(task, 1, HOURS);
+        assertThat(timeout.cancel()).isTrue();
+
+        Set<io.wheeltimer.Timeout> unprocessed = view.wheel.stop();
+
+        assertThat(unprocessed).as("none of the user's timeouts never ran").isEmpty();
+        assertThat(task.told).as("told on the way out").containsExactly(timeout);
+        assertThat(view.wheel.stats().cancelled()).as("the user's cancel only").isOne();
+    }
+
+    @Test
+    void aNoticeIsNotHeldAgainstTheSharedTimersLimitOfPendingTimeouts() {
+        ManualTicker ticker = new ManualTicker();
+        HashedWheelTimer full = HashedWheelTimer.builder()
+                .name("full-wheel")
+                .ticker(ticker)
+                .maxPendingTimeouts(1)
+                .build();
+        extraWheels.add(full);
+        Timer fullView = NettyTimer.of(full);
+        Listening task = new Listening(view);
+        Timeout first = fullView.newTimeout(task, 1, HOURS);
+        assertThat(first.cancel()).isTrue();
+
+        fullView.newTimeout(new Listening(view), 1, HOURS); // the one pending timeout allowed
+        ticker.advance(Duration.ofMillis(100));
+
+        assertThat(task.threads)
+                .as("told on the wheel's thread, not refused")
+                .singleElement()
+                .satisfies(thread -> assertThat(thread.getName()).isEqualTo("full-wheel"));
+        assertThat(full.stats().rejected()).isZero();
+    }
+
+    @Test
     void aTaskThatDoesNotOverrideCancelledCostsTheWheelNoNotice() {
         Timeout lambdas = view.timer().newTimeout(t -> {}, 1, HOURS);
-        lambdas.cancel();
-        assertThat(view.wheel.stats().scheduled()).isOne();
+        assertThat(lambdas.cancel()).isTrue();
+        view.settle();
 
-        Timeout listening = view.timer().newTimeout(new Listening(view), 1, HOURS);
-        listening.cancel();
-        assertThat(view.wheel.stats().scheduled())
-                .as("its own timeout and the notice")
-                .isEqualTo(3);
+        assertThat(view.wheel.stats().scheduled()).isOne();
+        assertThat(view.wheel.stats().expired()).as("no notice ran").isZero();
     }
 
     /** Told late or elsewhere rather than never: the wheel stopping or full refuses the notice. */
