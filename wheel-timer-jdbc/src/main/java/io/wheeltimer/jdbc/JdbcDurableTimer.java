@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
@@ -383,6 +384,15 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      */
     public Map<String, Long> unhandledTasks() {
         return parts.table().countUnhandled();
+    }
+
+    /**
+     * How many pending timeouts the table holds of tasks no handler on this instance knows, as the
+     * count this instance makes hourly (off its polls) last found them: no query. Empty before the
+     * first count, which comes about one poll interval after the start.
+     */
+    public OptionalLong unhandledCountedHourly() {
+        return parts.poller.unhandledRows();
     }
 
     @Override

@@ -5,7 +5,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -96,6 +98,9 @@ final class Poller {
     private boolean firstClaimDone;
     /** Whether the first poll's housekeeping (unhandled rows let go, dead leases deleted) succeeded. */
     private boolean housekeepingDone;
+
+    /** The pending rows of tasks no handler here knows, at the last count that succeeded; -1 before it. */
+    private volatile long unhandledRows = -1;
 
     private long lastPollStartNanos;
     private volatile int failedPollsInARow;
@@ -197,6 +202,12 @@ final class Poller {
                 Math.max(settings.pollInterval().toNanos() * 3, TimeUnit.SECONDS.toNanos(2)),
                 settings.lease().toNanos() / 2);
         return System.nanoTime() - last <= allowed;
+    }
+
+    /** The pending rows of tasks no handler here knows, as the last hourly count found them; empty before it. */
+    OptionalLong unhandledRows() {
+        long rows = unhandledRows;
+        return rows < 0 ? OptionalLong.empty() : OptionalLong.of(rows);
     }
 
     int failedPollsInARow() {
@@ -354,13 +365,14 @@ final class Poller {
         Duration next = UNHANDLED_INTERVAL;
         try {
             TimeoutTable t = table.get();
-            t.countUnhandled()
-                    .forEach((task, count) -> log.log(
-                            System.Logger.Level.WARNING,
-                            () -> "Table " + settings.tableName() + " has " + count + " pending timeouts of task \""
-                                    + task + "\", which no handler of durable timer " + settings.instanceId()
-                                    + " knows (the known tasks are " + new TreeSet<>(t.tasks()) + "); they are kept"
-                                    + " for an instance that handles the task to run, and this is logged hourly"));
+            Map<String, Long> counted = t.countUnhandled();
+            unhandledRows = counted.values().stream().mapToLong(Long::longValue).sum();
+            counted.forEach((task, count) -> log.log(
+                    System.Logger.Level.WARNING,
+                    () -> "Table " + settings.tableName() + " has " + count + " pending timeouts of task \""
+                            + task + "\", which no handler of durable timer " + settings.instanceId()
+                            + " knows (the known tasks are " + new TreeSet<>(t.tasks()) + "); they are kept"
+                            + " for an instance that handles the task to run, and this is logged hourly"));
         } catch (RuntimeException e) {
             log.log(
                     System.Logger.Level.WARNING,

@@ -78,6 +78,29 @@ class DurableTimerHousekeepingTest extends OnEachDatabase {
     }
 
     @Test
+    void theHourlyCountOfRowsOfTasksNoHandlerHereKnowsIsKeptForTheMeterWithoutAQuery() {
+        for (int i = 0; i < 3; i++) {
+            fixture.jdbc.update(
+                    "INSERT INTO " + fixture.table + " (task, timeout_key, deadline, due_at, version, attempts)"
+                            + " VALUES (?, ?, 0, ?, 1, 0)",
+                    GONE,
+                    "k-" + i,
+                    System.currentTimeMillis() + 3_600_000);
+        }
+        JdbcDurableTimer timer = fixture.builder().handler(HANDLED, t -> {}).build();
+        assertThat(timer.unhandledCountedHourly()).isEmpty();
+
+        timer.start();
+        try {
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> timer.unhandledCountedHourly().isPresent());
+            assertThat(timer.unhandledCountedHourly()).hasValue(3);
+        } finally {
+            timer.stop();
+        }
+    }
+
+    @Test
     void rowsAnEarlierLifeOfThisIdHeldOfATaskItNoLongerHandlesAreLetGoAtItsFirstPoll() {
         RecordingHandler onOther = new RecordingHandler(t -> {});
         JdbcDurableTimer other =

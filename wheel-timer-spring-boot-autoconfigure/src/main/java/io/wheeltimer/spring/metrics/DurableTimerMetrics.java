@@ -18,7 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code .retried} and {@code .failed} (given up), and the timer {@code wheel.timer.durable.lateness}
  * (from a deadline to the start of its handler, with the histogram buckets of {@link LatenessBuckets});
  * and, once {@linkplain #bindTo bound} to the timer,
- * the gauge {@code wheel.timer.durable.held} (no tag: the timeouts this instance holds). Register it
+ * the gauges {@code wheel.timer.durable.held} (no tag: the timeouts this instance holds) and
+ * {@code wheel.timer.durable.unhandled} (no tag: the pending timeouts of tasks no handler here knows,
+ * as the hourly count found them; -1 before it). Register it
  * as a listener on the timer's builder.
  */
 public final class DurableTimerMetrics implements DurableTimerListener {
@@ -36,6 +38,12 @@ public final class DurableTimerMetrics implements DurableTimerListener {
     public void bindTo(JdbcDurableTimer timer) {
         Gauge.builder(PREFIX + "held", timer, JdbcDurableTimer::held)
                 .description("Durable timeouts this instance holds")
+                .baseUnit("timeouts")
+                .register(registry);
+        Gauge.builder(PREFIX + "unhandled", timer, t ->
+                        (double) t.unhandledCountedHourly().orElse(-1))
+                .description("Pending durable timeouts of tasks no handler on this instance knows, as counted"
+                        + " hourly; -1 before the first count")
                 .baseUnit("timeouts")
                 .register(registry);
         timer.tasks().forEach(this::meters);
