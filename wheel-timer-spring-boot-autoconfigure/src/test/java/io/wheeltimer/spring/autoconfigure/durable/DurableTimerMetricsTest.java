@@ -110,9 +110,7 @@ class DurableTimerMetricsTest {
         DurableApps.runner(Database.H2)
                 .withConfiguration(AutoConfigurations.of(DurableTimerMetricsAutoConfiguration.class))
                 .withBean(Handlers.class)
-                .run(context -> assertThat(context)
-                        .hasNotFailed()
-                        .doesNotHaveBean(io.wheeltimer.spring.metrics.DurableTimerMetrics.class));
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(DurableTimerMetrics.class));
     }
 
     @Test
