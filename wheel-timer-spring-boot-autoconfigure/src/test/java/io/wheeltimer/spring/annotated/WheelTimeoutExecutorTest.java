@@ -21,10 +21,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -56,28 +61,41 @@ class WheelTimeoutExecutorTest {
     @Nested
     class WhereTheCallRuns {
 
-        @Test
-        void theExecutorTheAnnotationNamesRunsTheCall() {
-            runner.withBean(Jobs.class).run(context -> {
-                context.getBean(Jobs.class).onOwnExecutor("a");
+        static Stream<Arguments> namedExecutors() {
+            return Stream.of(
+                    Arguments.of(
+                            "the executor the annotation names",
+                            (Consumer<Jobs>) jobs -> jobs.onOwnExecutor("a"),
+                            new String[0],
+                            "own-"),
+                    Arguments.of(
+                            "the annotation property's executor, for calls that name none",
+                            (Consumer<Jobs>) jobs -> jobs.plain("a"),
+                            new String[] {"wheel-timer.annotation.executor=propertyExecutor"},
+                            "property-"),
+                    Arguments.of(
+                            "the annotation's executor, which outranks the property",
+                            (Consumer<Jobs>) jobs -> jobs.onOwnExecutor("a"),
+                            new String[] {"wheel-timer.annotation.executor=propertyExecutor"},
+                            "own-"),
+                    Arguments.of(
+                            "the timer's own executor, without the default executor bean",
+                            (Consumer<Jobs>) jobs -> jobs.plain("a"),
+                            new String[] {"wheel-timer.executor=timerExecutor"},
+                            "timer-"));
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("namedExecutors")
+        void theChosenExecutorRunsTheCall(
+                String executor, Consumer<Jobs> call, String[] properties, String threadNamePrefix) {
+            runner.withBean(Jobs.class).withPropertyValues(properties).run(context -> {
+                call.accept(context.getBean(Jobs.class));
                 advance(context);
                 await().untilAsserted(() -> assertThat(calls(context).all())
                         .singleElement()
-                        .satisfies(call -> assertThat(call.thread()).startsWith("own-")));
+                        .satisfies(c -> assertThat(c.thread()).startsWith(threadNamePrefix)));
             });
-        }
-
-        @Test
-        void theExecutorOfTheAnnotationPropertyRunsCallsThatNameNone() {
-            runner.withBean(Jobs.class)
-                    .withPropertyValues("wheel-timer.annotation.executor=propertyExecutor")
-                    .run(context -> {
-                        context.getBean(Jobs.class).plain("a");
-                        advance(context);
-                        await().untilAsserted(() -> assertThat(calls(context).all())
-                                .singleElement()
-                                .satisfies(call -> assertThat(call.thread()).startsWith("property-")));
-                    });
         }
 
         @Test
@@ -122,32 +140,6 @@ class WheelTimeoutExecutorTest {
                         assertThat(calls(context).all())
                                 .singleElement()
                                 .satisfies(call -> assertThat(call.thread()).isEqualTo(WORKER));
-                    });
-        }
-
-        @Test
-        void withoutTheDefaultExecutorBeanTheTimersOwnExecutorRunsThem() {
-            runner.withBean(Jobs.class)
-                    .withPropertyValues("wheel-timer.executor=timerExecutor")
-                    .run(context -> {
-                        context.getBean(Jobs.class).plain("a");
-                        advance(context);
-                        await().untilAsserted(() -> assertThat(calls(context).all())
-                                .singleElement()
-                                .satisfies(call -> assertThat(call.thread()).startsWith("timer-")));
-                    });
-        }
-
-        @Test
-        void theAnnotationOutranksTheProperty() {
-            runner.withBean(Jobs.class)
-                    .withPropertyValues("wheel-timer.annotation.executor=propertyExecutor")
-                    .run(context -> {
-                        context.getBean(Jobs.class).onOwnExecutor("a");
-                        advance(context);
-                        await().untilAsserted(() -> assertThat(calls(context).all())
-                                .singleElement()
-                                .satisfies(call -> assertThat(call.thread()).startsWith("own-")));
                     });
         }
 

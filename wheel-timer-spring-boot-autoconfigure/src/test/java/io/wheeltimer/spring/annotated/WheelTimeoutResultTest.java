@@ -245,88 +245,63 @@ class WheelTimeoutResultTest {
             });
         }
 
-        @Test
-        void failureOfAFutureMethodCompletesTheFutureExceptionallyAndIsNotCounted() {
-            runner.withBean(Reminders.class).run(context -> {
-                CompletableFuture<String> result =
-                        context.getBean(Reminders.class).failFuture("boom-future");
-
-                ticker(context).advance(THIRTY_SECONDS);
-
-                assertThat(result).isCompletedExceptionally();
-                assertThatExceptionOfType(ExecutionException.class)
-                        .isThrownBy(result::get)
-                        .havingCause()
-                        .isInstanceOf(IllegalStateException.class)
-                        .withMessage("boom-future");
-                assertThat(timer(context).stats().failed()).isZero();
-                assertThat(timer(context).stats().expired()).isEqualTo(1);
-            });
+        /** A call of a future method that declares a checked exception. */
+        interface FutureCall {
+            Future<String> on(Reminders reminders) throws Exception;
         }
 
-        @Test
-        void checkedExceptionOfAFutureMethodCompletesTheFutureExceptionally() {
-            runner.withBean(Reminders.class).run(context -> {
-                CompletableFuture<String> result =
-                        context.getBean(Reminders.class).failFutureChecked("io");
-
-                ticker(context).advance(THIRTY_SECONDS);
-
-                assertThatExceptionOfType(ExecutionException.class)
-                        .isThrownBy(result::get)
-                        .havingCause()
-                        .isInstanceOf(java.io.IOException.class)
-                        .withMessage("io");
-                assertThat(timer(context).stats().failed()).isZero();
-            });
+        static Stream<Arguments> failedResults() {
+            return Stream.of(
+                    Arguments.of(
+                            "a future method that throws",
+                            (FutureCall) r -> r.failFuture("boom-future"),
+                            IllegalStateException.class,
+                            "boom-future"),
+                    Arguments.of(
+                            "a future method that throws a checked exception",
+                            (FutureCall) r -> r.failFutureChecked("io"),
+                            java.io.IOException.class,
+                            "io"),
+                    Arguments.of(
+                            "a future method that throws an Error",
+                            (FutureCall) r -> r.failFutureWithError("error"),
+                            AssertionError.class,
+                            "error"),
+                    Arguments.of(
+                            "the method's own future that fails",
+                            (FutureCall) r -> r.failedFuture("own-failure"),
+                            IllegalStateException.class,
+                            "own-failure"),
+                    Arguments.of(
+                            "the method's own plain Future that fails",
+                            (FutureCall) r -> r.failedPlainFuture("plain-failure"),
+                            IllegalStateException.class,
+                            "plain-failure"));
         }
 
-        @Test
-        void failureOfTheMethodsOwnFuturePassesIntoTheReturnedFuture() {
+        /**
+         * The failure completes the returned future exceptionally (done, and {@code get} throws it as
+         * the cause), and the timer does not count it: the caller has it. A plain {@code Future} is
+         * waited for off the worker, hence the wait.
+         */
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("failedResults")
+        void failureOfAFutureMethodCompletesTheReturnedFutureExceptionallyAndIsNotCounted(
+                String failure, FutureCall call, Class<? extends Throwable> cause, String message) {
             runner.withBean(Reminders.class).run(context -> {
-                CompletableFuture<String> result =
-                        context.getBean(Reminders.class).failedFuture("own-failure");
-
-                ticker(context).advance(THIRTY_SECONDS);
-
-                assertThatExceptionOfType(ExecutionException.class)
-                        .isThrownBy(result::get)
-                        .havingCause()
-                        .isInstanceOf(IllegalStateException.class)
-                        .withMessage("own-failure");
-                assertThat(timer(context).stats().failed()).isZero();
-            });
-        }
-
-        @Test
-        void failureOfThePlainFuturePassesIntoTheReturnedFuture() {
-            runner.withBean(Reminders.class).run(context -> {
-                Future<String> result = context.getBean(Reminders.class).failedPlainFuture("plain-failure");
+                Future<String> result = call.on(context.getBean(Reminders.class));
 
                 ticker(context).advance(THIRTY_SECONDS);
 
                 assertThatExceptionOfType(ExecutionException.class)
                         .isThrownBy(() -> result.get(10, TimeUnit.SECONDS))
                         .havingCause()
-                        .isInstanceOf(IllegalStateException.class)
-                        .withMessage("plain-failure");
-            });
-        }
-
-        @Test
-        void errorOfAFutureMethodCompletesTheFutureExceptionally() {
-            runner.withBean(Reminders.class).run(context -> {
-                CompletableFuture<String> result =
-                        context.getBean(Reminders.class).failFutureWithError("error");
-
-                ticker(context).advance(THIRTY_SECONDS);
-
-                assertThat(result).isCompletedExceptionally();
-                assertThatExceptionOfType(ExecutionException.class)
-                        .isThrownBy(result::get)
-                        .havingCause()
-                        .isInstanceOf(AssertionError.class)
-                        .withMessage("error");
+                        .isInstanceOf(cause)
+                        .withMessage(message);
+                assertThat(result.isDone()).isTrue();
+                assertThat(result.isCancelled()).isFalse();
+                assertThat(timer(context).stats().failed()).isZero();
+                assertThat(timer(context).stats().expired()).isEqualTo(1);
             });
         }
     }
