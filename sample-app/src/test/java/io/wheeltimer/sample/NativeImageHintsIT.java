@@ -49,12 +49,12 @@ class NativeImageHintsIT {
     @ParameterizedTest
     @ValueSource(
             strings = {
-                "io.wheeltimer.spring.actuate.WheelTimerEndpoint$TimersDescriptor",
-                "io.wheeltimer.spring.actuate.WheelTimerEndpoint$TimerDetailDescriptor",
-                "io.wheeltimer.spring.actuate.WheelTimerEndpoint$UpcomingTimeout",
-                "io.wheeltimer.spring.actuate.WheelTimerEndpoint$StoppedDescriptor",
-                "io.wheeltimer.spring.actuate.WheelTimerEndpoint$ProblemDescriptor",
-                "io.wheeltimer.spring.actuate.DurableTimerEndpointContributor$DurableDescriptor"
+                "io.wheeltimer.spring.autoconfigure.WheelTimerEndpoint$TimersDescriptor",
+                "io.wheeltimer.spring.autoconfigure.WheelTimerEndpoint$TimerDetailDescriptor",
+                "io.wheeltimer.spring.autoconfigure.WheelTimerEndpoint$UpcomingTimeout",
+                "io.wheeltimer.spring.autoconfigure.WheelTimerEndpoint$StoppedDescriptor",
+                "io.wheeltimer.spring.autoconfigure.WheelTimerEndpoint$ProblemDescriptor",
+                "io.wheeltimer.spring.autoconfigure.durable.DurableTimerEndpointContributor$DurableDescriptor"
             })
     void endpointAnswersCanBeWritten(String type) {
         assertThat(methods(type)).as(type).isNotEmpty();

@@ -1,6 +1,6 @@
 package io.wheeltimer.dashboard;
 
-import io.wheeltimer.spring.metrics.LatenessBuckets;
+import io.wheeltimer.spring.autoconfigure.durable.LatenessBuckets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;

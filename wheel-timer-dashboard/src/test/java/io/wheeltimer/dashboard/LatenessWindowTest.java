@@ -2,7 +2,7 @@ package io.wheeltimer.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.wheeltimer.spring.metrics.LatenessBuckets;
+import io.wheeltimer.spring.autoconfigure.durable.LatenessBuckets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package io.wheeltimer.spring;
 
+import io.wheeltimer.spring.annotated.InvalidWheelAnnotationException;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

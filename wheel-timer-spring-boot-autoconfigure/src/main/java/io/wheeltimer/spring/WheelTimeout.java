@@ -1,6 +1,7 @@
 package io.wheeltimer.spring;
 
 import io.wheeltimer.Timeout;
+import io.wheeltimer.spring.annotated.InvalidWheelAnnotationException;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

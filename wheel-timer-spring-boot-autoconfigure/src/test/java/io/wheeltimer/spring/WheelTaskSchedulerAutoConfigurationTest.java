@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timer;
-import io.wheeltimer.spring.autoconfigure.WheelTaskSchedulerAutoConfiguration;
 import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
 import io.wheeltimer.testing.ManualTicker;
 import java.time.Duration;

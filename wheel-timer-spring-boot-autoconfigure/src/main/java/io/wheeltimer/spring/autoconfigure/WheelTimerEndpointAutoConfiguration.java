@@ -1,7 +1,5 @@
 package io.wheeltimer.spring.autoconfigure;
 
-import io.wheeltimer.spring.actuate.WheelTimerEndpoint;
-import io.wheeltimer.spring.actuate.WheelTimerEndpointContributor;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;

@@ -1,6 +1,5 @@
 package io.wheeltimer.spring.autoconfigure;
 
-import io.wheeltimer.spring.actuate.WheelTimerEndpoint;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;

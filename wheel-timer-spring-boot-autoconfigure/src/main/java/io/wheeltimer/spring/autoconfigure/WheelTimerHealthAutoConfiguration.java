@@ -2,7 +2,6 @@ package io.wheeltimer.spring.autoconfigure;
 
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timer;
-import io.wheeltimer.spring.actuate.WheelTimerHealthIndicator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.ListableBeanFactory;

@@ -3,7 +3,7 @@ package io.wheeltimer.spring.autoconfigure;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Ticker;
 import io.wheeltimer.Timeout;
-import io.wheeltimer.spring.WheelTimeoutBeanPostProcessor;
+import io.wheeltimer.spring.annotated.WheelTimeoutBeanPostProcessor;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -2,7 +2,6 @@ package io.wheeltimer.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.wheeltimer.spring.actuate.WheelTimerEndpoint;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;

@@ -1,9 +1,7 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
 import io.wheeltimer.jdbc.JdbcDurableTimer;
-import io.wheeltimer.spring.actuate.DurableTimeoutsEndpoint;
-import io.wheeltimer.spring.actuate.DurableTimerEndpointContributor;
-import io.wheeltimer.spring.actuate.WheelTimerEndpoint;
+import io.wheeltimer.spring.autoconfigure.WheelTimerEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

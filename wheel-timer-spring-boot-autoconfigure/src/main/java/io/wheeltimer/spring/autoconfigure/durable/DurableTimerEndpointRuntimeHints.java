@@ -1,7 +1,5 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
-import io.wheeltimer.spring.actuate.DurableTimeoutsEndpoint;
-import io.wheeltimer.spring.actuate.DurableTimerEndpointContributor;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;

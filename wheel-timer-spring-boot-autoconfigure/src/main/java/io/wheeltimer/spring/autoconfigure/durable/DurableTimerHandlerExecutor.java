@@ -1,6 +1,6 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
-import io.wheeltimer.spring.WheelTimeoutBeanPostProcessor;
+import io.wheeltimer.spring.annotated.WheelTimeoutBeanPostProcessor;
 import java.util.concurrent.Executor;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.core.env.Environment;

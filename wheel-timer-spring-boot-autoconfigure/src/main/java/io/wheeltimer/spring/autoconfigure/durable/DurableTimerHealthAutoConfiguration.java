@@ -1,7 +1,6 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
 import io.wheeltimer.jdbc.JdbcDurableTimer;
-import io.wheeltimer.spring.actuate.DurableTimerHealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

@@ -2,7 +2,6 @@ package io.wheeltimer.spring.autoconfigure.durable;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wheeltimer.jdbc.JdbcDurableTimer;
-import io.wheeltimer.spring.metrics.DurableTimerMetrics;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

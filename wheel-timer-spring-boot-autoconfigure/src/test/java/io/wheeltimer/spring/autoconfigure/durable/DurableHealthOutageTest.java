@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.jayway.jsonpath.JsonPath;
 import io.wheeltimer.jdbc.JdbcDurableTimer;
-import io.wheeltimer.spring.ActuatorHttp;
+import io.wheeltimer.spring.autoconfigure.ActuatorHttp;
 import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
 import java.net.http.HttpResponse;
 import java.time.Duration;

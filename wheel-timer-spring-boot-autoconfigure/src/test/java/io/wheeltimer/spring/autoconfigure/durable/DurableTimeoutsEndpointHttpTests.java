@@ -8,7 +8,7 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import io.wheeltimer.jdbc.DurableTimerTask;
 import io.wheeltimer.jdbc.JdbcDurableTimer;
-import io.wheeltimer.spring.ActuatorHttp;
+import io.wheeltimer.spring.autoconfigure.ActuatorHttp;
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.time.Duration;

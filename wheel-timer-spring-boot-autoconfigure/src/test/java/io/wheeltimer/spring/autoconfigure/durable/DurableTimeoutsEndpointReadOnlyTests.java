@@ -3,7 +3,6 @@ package io.wheeltimer.spring.autoconfigure.durable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.jayway.jsonpath.DocumentContext;
-import io.wheeltimer.spring.actuate.DurableTimeoutsEndpoint;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;

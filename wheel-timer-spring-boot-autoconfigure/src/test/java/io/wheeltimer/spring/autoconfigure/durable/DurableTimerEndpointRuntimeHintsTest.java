@@ -2,8 +2,7 @@ package io.wheeltimer.spring.autoconfigure.durable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.wheeltimer.spring.actuate.DurableTimeoutsEndpoint;
-import io.wheeltimer.spring.actuate.DurableTimerEndpointContributor.DurableDescriptor;
+import io.wheeltimer.spring.autoconfigure.durable.DurableTimerEndpointContributor.DurableDescriptor;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.RuntimeHints;

@@ -12,7 +12,6 @@ import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.wheeltimer.jdbc.DurableTimerTask;
 import io.wheeltimer.jdbc.JdbcDurableTimer;
-import io.wheeltimer.spring.metrics.LatenessBuckets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -160,9 +159,7 @@ class DurableTimerMetricsTest {
         DurableApps.runner(Database.H2)
                 .withConfiguration(AutoConfigurations.of(DurableTimerMetricsAutoConfiguration.class))
                 .withBean(Handlers.class)
-                .run(context -> assertThat(context)
-                        .hasNotFailed()
-                        .doesNotHaveBean(io.wheeltimer.spring.metrics.DurableTimerMetrics.class));
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(DurableTimerMetrics.class));
     }
 
     @Test
