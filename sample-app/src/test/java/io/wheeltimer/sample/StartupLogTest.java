@@ -24,7 +24,7 @@ class StartupLogTest {
     void flywayCreatesEveryTableAndDoesNotWarnAboutTheH2Version(CapturedOutput output) {
         try (ConfigurableApplicationContext context = start()) {
             assertThat(output.toString())
-                    .contains("Successfully applied 6 migrations")
+                    .contains("Successfully applied 7 migrations")
                     .doesNotContain("newer than the version Flyway has been verified with");
             JdbcClient jdbc = context.getBean(JdbcClient.class);
             assertThat(jdbc.sql("SELECT COUNT(*) FROM wheel_timer_timeouts")
@@ -34,7 +34,7 @@ class StartupLogTest {
             assertThat(jdbc.sql("SELECT MAX(\"version\") FROM \"flyway_schema_history\"")
                             .query(String.class)
                             .single())
-                    .isEqualTo("6");
+                    .isEqualTo("7");
         }
     }
 
