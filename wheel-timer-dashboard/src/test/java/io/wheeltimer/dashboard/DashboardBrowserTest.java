@@ -106,24 +106,30 @@ class DashboardBrowserTest {
                 .findElement(By.cssSelector("[data-testid=lookup-submit]"))
                 .click();
 
-        WebElement result = browser.driver.findElement(By.cssSelector("[data-testid=lookup-result]"));
-        WebElement row = result.findElement(By.cssSelector("[data-key='order-lookup']"));
-        assertThat(row.findElement(By.cssSelector("[data-testid=timeout-state]"))
-                        .getText())
-                .isEqualTo("pending");
-        assertThat(row.findElement(By.cssSelector("[data-testid=timeout-data]")).getText())
-                .as("data is masked by default")
-                .isEqualTo("******");
+        await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> {
+            WebElement result = browser.driver.findElement(By.cssSelector("[data-testid=lookup-result]"));
+            WebElement row = result.findElement(By.cssSelector("[data-key='order-lookup']"));
+            assertThat(row.findElement(By.cssSelector("[data-testid=timeout-state]"))
+                            .getText())
+                    .isEqualTo("pending");
+            assertThat(row.findElement(By.cssSelector("[data-testid=timeout-data]"))
+                            .getText())
+                    .as("data is masked by default")
+                    .isEqualTo("******");
+        });
 
         browser.driver.findElement(By.cssSelector("[data-testid=lookup-key]")).clear();
         browser.driver.findElement(By.cssSelector("[data-testid=lookup-key]")).sendKeys("no-such-order");
         browser.driver
                 .findElement(By.cssSelector("[data-testid=lookup-submit]"))
                 .click();
-        assertThat(browser.driver
-                        .findElement(By.cssSelector("[data-testid=lookup-result]"))
-                        .getText())
-                .isEqualTo("none");
+        // The submit loads a new page: the old page's result may be found (then go stale) before it.
+        await().atMost(PATIENCE)
+                .ignoreExceptions()
+                .untilAsserted(() -> assertThat(browser.driver
+                                .findElement(By.cssSelector("[data-testid=lookup-result]"))
+                                .getText())
+                        .isEqualTo("none"));
         durable.cancel(TASK, "order-lookup");
     }
 
