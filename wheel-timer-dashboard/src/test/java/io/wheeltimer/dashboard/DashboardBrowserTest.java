@@ -175,20 +175,31 @@ class DashboardBrowserTest {
                     .click();
             return true;
         });
-        failedRow("order-retry")
-                .findElement(By.cssSelector("[data-testid=retry]"))
-                .click();
-
-        assertThat(browser.driver.findElements(By.cssSelector("[data-key='order-retry']")))
-                .as("no longer given up")
-                .isEmpty();
+        // Each click posts a form and loads the list again: the rows are read from the page it loads.
+        await().atMost(PATIENCE).ignoreExceptions().until(() -> {
+            failedRow("order-retry")
+                    .findElement(By.cssSelector("[data-testid=retry]"))
+                    .click();
+            return true;
+        });
+        await().atMost(PATIENCE)
+                .ignoreExceptions()
+                .untilAsserted(() -> assertThat(browser.driver.findElements(By.cssSelector("[data-key='order-retry']")))
+                        .as("no longer given up")
+                        .isEmpty());
         await().atMost(PATIENCE).until(() -> payments.ran.contains("order-retry"));
 
-        failedRow("order-discard")
-                .findElement(By.cssSelector("[data-testid=discard]"))
-                .click();
-        assertThat(browser.driver.findElements(By.cssSelector("[data-key='order-discard']")))
-                .isEmpty();
+        await().atMost(PATIENCE).ignoreExceptions().until(() -> {
+            failedRow("order-discard")
+                    .findElement(By.cssSelector("[data-testid=discard]"))
+                    .click();
+            return true;
+        });
+        await().atMost(PATIENCE)
+                .ignoreExceptions()
+                .untilAsserted(
+                        () -> assertThat(browser.driver.findElements(By.cssSelector("[data-key='order-discard']")))
+                                .isEmpty());
         assertThat(durable.findFailed(TASK, "order-discard")).isEmpty();
         assertThat(durable.find(TASK, "order-discard")).isEmpty();
         assertThat(payments.ran).doesNotContain("order-discard");
