@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -217,11 +216,7 @@ public final class MariaDbServer implements AutoCloseable {
     /** Kills the server at once and deletes its directory, data included; later calls do nothing. */
     @Override
     public void close() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // Called from another hook or during exit: the hook runs close() too, which then does nothing.
-        }
+        ThrowawayServers.removeShutdownHook(shutdownHook);
         closeQuietlyOrThrow();
     }
 
@@ -311,27 +306,13 @@ public final class MariaDbServer implements AutoCloseable {
         }
         command.addAll(engineOptions());
         long logStart = ThrowawayServers.logSize(errorLog);
-        Process started;
-        try {
-            started = new ProcessBuilder(command)
-                    .directory(directory.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(run.resolve("mariadbd.out").toFile())
-                    .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("MariaDB test server: could not run " + String.join(" ", command), e);
-        }
-        long end = System.nanoTime() + START_TIMEOUT.toNanos();
-        SQLException last = null;
-        while (started.isAlive() && System.nanoTime() - end < 0) {
-            try (Connection connection =
-                    DriverManager.getConnection(jdbcUrl(DEFAULT_DATABASE) + "?connectTimeout=1000", USERNAME, "")) {
-                process = started;
-                return;
-            } catch (SQLException e) {
-                last = e;
-            }
-            sleep(Duration.ofMillis(50));
+        Process started =
+                ThrowawayServers.start("MariaDB test server", command, directory, run.resolve("mariadbd.out"));
+        ThrowawayServers.Awaited awaited = ThrowawayServers.awaitConnection(
+                started, jdbcUrl(DEFAULT_DATABASE) + "?connectTimeout=1000", USERNAME, START_TIMEOUT);
+        if (awaited.accepting()) {
+            process = started;
+            return;
         }
         boolean exited = !started.isAlive();
         started.destroyForcibly();
@@ -340,7 +321,7 @@ public final class MariaDbServer implements AutoCloseable {
                 + (exited
                         ? "exited with code " + started.exitValue()
                         : "did not accept connections within " + START_TIMEOUT)
-                + " (last connection error: " + last + ")\n  command: " + String.join(" ", command)
+                + " (last connection error: " + awaited.lastError() + ")\n  command: " + String.join(" ", command)
                 + "\n--- server log " + errorLog + ", from this start on ---\n"
                 + ThrowawayServers.readLog(errorLog, logStart));
     }
@@ -444,15 +425,6 @@ public final class MariaDbServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return !process.isAlive();
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("MariaDB test server: interrupted while waiting for it to start", e);
         }
     }
 }

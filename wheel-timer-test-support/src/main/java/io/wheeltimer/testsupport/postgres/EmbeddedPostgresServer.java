@@ -204,11 +204,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     /** Kills the server at once (no checkpoint) and deletes its directory, data included; later calls do nothing. */
     @Override
     public void close() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // Called from another hook or during exit: the hook runs close() too, which then does nothing.
-        }
+        ThrowawayServers.removeShutdownHook(shutdownHook);
         closeQuietlyOrThrow();
     }
 

@@ -7,9 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -131,11 +128,7 @@ public final class PgBouncerServer implements AutoCloseable {
     /** Stops PgBouncer (its clients' connections end) and deletes its directory; later calls do nothing. */
     @Override
     public void close() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // Called from another hook or during exit: the hook runs close() too, which then does nothing.
-        }
+        ThrowawayServers.removeShutdownHook(shutdownHook);
         closeQuietlyOrThrow();
     }
 
@@ -203,40 +196,22 @@ public final class PgBouncerServer implements AutoCloseable {
         }
         List<String> command = user.command(List.of(program.toString(), ini.toString()));
         long logStart = ThrowawayServers.logSize(log);
-        Process started;
-        try {
-            started = new ProcessBuilder(command)
-                    .directory(directory.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(directory.resolve("pgbouncer.out").toFile())
-                    .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("PgBouncer test server: could not run " + String.join(" ", command), e);
-        }
-        long end = System.nanoTime() + START_TIMEOUT.toNanos();
-        SQLException last = null;
-        while (started.isAlive() && System.nanoTime() - end < 0) {
-            try (Connection connection = DriverManager.getConnection(
-                    jdbcUrl(EmbeddedPostgresServer.DEFAULT_DATABASE) + "&connectTimeout=1",
-                    EmbeddedPostgresServer.USERNAME,
-                    "")) {
-                process = started;
-                return;
-            } catch (SQLException e) {
-                last = e;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+        Process started =
+                ThrowawayServers.start("PgBouncer test server", command, directory, directory.resolve("pgbouncer.out"));
+        ThrowawayServers.Awaited awaited = ThrowawayServers.awaitConnection(
+                started,
+                jdbcUrl(EmbeddedPostgresServer.DEFAULT_DATABASE) + "&connectTimeout=1",
+                EmbeddedPostgresServer.USERNAME,
+                START_TIMEOUT);
+        if (awaited.accepting()) {
+            process = started;
+            return;
         }
         boolean exited = !started.isAlive();
         stop(started);
         throw new IllegalStateException("PgBouncer test server: pgbouncer "
                 + (exited ? "exited with code " + started.exitValue() : "did not accept connections in time")
-                + " (last connection error: " + last + ")\n  command: " + String.join(" ", command)
+                + " (last connection error: " + awaited.lastError() + ")\n  command: " + String.join(" ", command)
                 + "\n--- its log " + log + ", from this start on ---\n" + ThrowawayServers.readLog(log, logStart)
                 + "--- its output ---\n" + ThrowawayServers.readLog(directory.resolve("pgbouncer.out"), 0));
     }
