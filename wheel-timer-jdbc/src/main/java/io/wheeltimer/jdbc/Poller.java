@@ -5,10 +5,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -46,7 +44,7 @@ import java.util.function.Supplier;
  * its own, the rows of tasks that no handler here knows are counted and logged (they are never
  * deleted). Only the lease renewal and the claim can make a poll fail: housekeeping runs after the
  * claim, each statement bounded by the timer's query timeout, and one that fails is logged and tried
- * again later (the first poll's at the next poll, the count after {@link #HOUSEKEEPING_RETRY}), so
+ * again later (the first poll's at the next poll, the count after {@link Housekeeping#RETRY}), so
  * that a table of millions of rows of a task nobody handles never stalls the polls.
  *
  * <p><b>The life lock.</b> Each poll first makes sure this instance holds its {@link LifeLock}; one whose
@@ -66,12 +64,6 @@ final class Poller {
     /** Longest wait in {@link #stop()} for a poll in progress. */
     private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
-    /** How often the rows of tasks no handler here knows are counted. */
-    private static final Duration UNHANDLED_INTERVAL = Duration.ofHours(1);
-
-    /** How long after a failed count of the rows of unhandled tasks it is tried again. */
-    static final Duration HOUSEKEEPING_RETRY = Duration.ofMinutes(10);
-
     /** While catching up, how often the poll thread looks whether half a batch of room is free. */
     static final long CATCH_UP_CHECK_MILLIS = 10;
 
@@ -90,17 +82,12 @@ final class Poller {
     private final long intervalNanos;
 
     private volatile ScheduledThreadPoolExecutor thread;
-    /** Where the rows of unhandled tasks are counted, off the poll thread. */
-    private volatile ScheduledThreadPoolExecutor housekeepingThread;
+    /** What the polls leave to after the claim, or to a thread of its own. */
+    private final Housekeeping housekeeping;
 
     // Written by the poll thread only.
     /** Whether a poll claimed as the first one does: all of this id's rows within the lookahead. */
     private boolean firstClaimDone;
-    /** Whether the first poll's housekeeping (unhandled rows let go, dead leases deleted) succeeded. */
-    private boolean housekeepingDone;
-
-    /** The pending rows of tasks no handler here knows, at the last count that succeeded; -1 before it. */
-    private volatile long unhandledRows = -1;
 
     private long lastPollStartNanos;
     private volatile int failedPollsInARow;
@@ -129,18 +116,14 @@ final class Poller {
         this.databaseTrouble = databaseTrouble;
         this.clock = settings.clock();
         this.intervalNanos = settings.pollInterval().toNanos();
+        this.housekeeping = new Housekeeping(settings, table, transactions, running, databaseTrouble);
     }
 
     /** Starts the poll thread; the first poll runs at once, and this waits up to 5 s for it. */
     void start() {
         firstClaimDone = false;
-        housekeepingDone = false;
         ScheduledThreadPoolExecutor pollThread = daemonThread("wheel-timer-durable-poll-" + settings.instanceId());
-        ScheduledThreadPoolExecutor housekeeping =
-                daemonThread("wheel-timer-durable-housekeeping-" + settings.instanceId());
-        housekeepingThread = housekeeping;
-        // At the second poll's time, then hourly: not at startup with the rest.
-        housekeeping.schedule(this::countUnhandled, intervalNanos, TimeUnit.NANOSECONDS);
+        housekeeping.start();
         thread = pollThread;
         Future<?> firstPoll = pollThread.submit(this::pollThenPlan);
         try {
@@ -152,7 +135,8 @@ final class Poller {
         }
     }
 
-    private static ScheduledThreadPoolExecutor daemonThread(String name) {
+    /** A single daemon thread named {@code name}, whose delayed tasks a shutdown drops. */
+    static ScheduledThreadPoolExecutor daemonThread(String name) {
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
             Thread t = new Thread(task, name);
             t.setDaemon(true);
@@ -166,11 +150,7 @@ final class Poller {
 
     /** Stops polling; waits up to 10 s for a poll in progress, then interrupts it. */
     void stop() {
-        ScheduledThreadPoolExecutor housekeeping = housekeepingThread;
-        if (housekeeping != null) {
-            housekeeping.shutdownNow(); // a count under way is only a log line
-            housekeepingThread = null;
-        }
+        housekeeping.stop();
         thread.shutdown();
         try {
             if (!thread.awaitTermination(STOP_WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
@@ -206,8 +186,7 @@ final class Poller {
 
     /** The pending rows of tasks no handler here knows, as the last hourly count found them; empty before it. */
     OptionalLong unhandledRows() {
-        long rows = unhandledRows;
-        return rows < 0 ? OptionalLong.empty() : OptionalLong.of(rows);
+        return housekeeping.unhandledRows();
     }
 
     int failedPollsInARow() {
@@ -303,9 +282,7 @@ final class Poller {
                 }
             }
             succeeded();
-            if (!housekeepingDone) {
-                housekeepingDone = firstHousekeeping(t, now);
-            }
+            housekeeping.afterClaim(t, now);
             return cutByBackpressure || (claimLimit > 0 && claimed.size() >= claimLimit);
         } catch (VirtualMachineError e) {
             failedPollsInARow++;
@@ -320,77 +297,6 @@ final class Poller {
                             + TimerSettings.format(settings.pollInterval()) + " and keeps what it holds armed",
                     e);
             return false;
-        }
-    }
-
-    /**
-     * After the first successful claim: lets go of the rows this id holds of tasks it has no handler
-     * for, and deletes the lease rows of long-gone instances. Whether it succeeded; a failure is
-     * logged and the next poll tries again, and never fails this poll.
-     */
-    private boolean firstHousekeeping(TimeoutTable t, long nowMillis) {
-        try {
-            String instanceId = settings.instanceId();
-            int released = transactions.execute(status -> t.releaseUnhandled(instanceId));
-            if (released > 0) {
-                log.log(
-                        System.Logger.Level.INFO,
-                        () -> "Durable timer " + instanceId + " let go of " + released + " timeouts in table "
-                                + settings.tableName() + " that an earlier life of this instance id held, of tasks it"
-                                + " has no handler for; an instance that handles them takes them");
-            }
-            long leaseMillis = settings.lease().toMillis();
-            transactions.executeWithoutResult(() -> t.deleteExpiredLeases(nowMillis - leaseMillis));
-            return true;
-        } catch (RuntimeException e) {
-            databaseTrouble.report(
-                    () -> "Durable timer " + settings.instanceId() + " could not tidy table " + settings.tableName()
-                            + " after its first poll (let go of rows of tasks it has no handler for, delete the"
-                            + " leases of long-gone instances); its next poll tries again",
-                    e);
-            return false;
-        }
-    }
-
-    /**
-     * On the housekeeping thread, hourly: at WARN, once per task, the rows of tasks no handler here
-     * knows, which are never claimed here, nor deleted. A count that fails (a table of millions of
-     * such rows may take longer than the query timeout) is logged and tried again after
-     * {@link #HOUSEKEEPING_RETRY}.
-     */
-    private void countUnhandled() {
-        if (!running.getAsBoolean()) {
-            return;
-        }
-        Duration next = UNHANDLED_INTERVAL;
-        try {
-            TimeoutTable t = table.get();
-            Map<String, Long> counted = t.countUnhandled();
-            unhandledRows = counted.values().stream().mapToLong(Long::longValue).sum();
-            counted.forEach((task, count) -> log.log(
-                    System.Logger.Level.WARNING,
-                    () -> "Table " + settings.tableName() + " has " + count + " pending timeouts of task \""
-                            + task + "\", which no handler of durable timer " + settings.instanceId()
-                            + " knows (the known tasks are " + new TreeSet<>(t.tasks()) + "); they are kept"
-                            + " for an instance that handles the task to run, and this is logged hourly"));
-        } catch (RuntimeException e) {
-            log.log(
-                    System.Logger.Level.WARNING,
-                    () -> "Durable timer " + settings.instanceId() + " could not count the rows of tasks it has no"
-                            + " handler for in table " + settings.tableName() + " within its query timeout of "
-                            + TimerSettings.format(settings.statementTimeout()) + "; this changes nothing for the"
-                            + " timeouts it runs, and it counts again in "
-                            + TimerSettings.format(HOUSEKEEPING_RETRY),
-                    e);
-            next = HOUSEKEEPING_RETRY;
-        }
-        ScheduledThreadPoolExecutor housekeeping = housekeepingThread;
-        if (housekeeping != null) {
-            try {
-                housekeeping.schedule(this::countUnhandled, next.toNanos(), TimeUnit.NANOSECONDS);
-            } catch (RejectedExecutionException stopping) {
-                // Stopped meanwhile.
-            }
         }
     }
 
