@@ -119,7 +119,10 @@ class CancellationTest extends TimerTestFixture {
     private static WeakReference<TimerTask> scheduleTakeAndCancel(HashedWheelTimer timer, ManualTicker ticker) {
         TimerTask task = new RecordingTask("released");
         Timeout timeout = timer.newTimeout(task, Duration.ofHours(1));
-        ticker.advance(Duration.ZERO); // wakes the worker, which takes it into the wheel
+        // Taken into the wheel within a tick: a timeout handed off while the worker was already
+        // planning to sleep until the next tick (it had seen the schedule counted) does not wake it,
+        // and is taken at that tick. Advancing no time at all would leave it waiting then.
+        ticker.advance(TICK);
         await().atMost(Duration.ofSeconds(10)).until(() -> !timer.runtime.handOff.hasNewTimeouts());
         assertThat(timeout.cancel()).isTrue();
         return new WeakReference<>(task);
