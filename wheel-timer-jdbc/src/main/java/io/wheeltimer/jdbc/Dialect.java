@@ -117,9 +117,15 @@ abstract class Dialect {
         return versions;
     }
 
-    /** The condition of a row {@code holder} holds at a version, pending: parameters task, key, version, holder. */
+    /**
+     * The condition of a row {@code holder} holds at a version, pending: parameters task, key, version,
+     * holder. Only the primary key's columns are compared bare; the holder is read through an
+     * expression that no index serves, so that every database reaches the one row by its primary key,
+     * with statistics or without (a table just created, or grown faster than its statistics, would
+     * otherwise have the index by holder chosen, and every run would scan the rows its instance holds).
+     */
     static final String HELD =
-            " WHERE task = ? AND timeout_key = ? AND version = ? AND holder = ? AND failed_at IS NULL";
+            " WHERE task = ? AND timeout_key = ? AND version = ? AND COALESCE(holder, '') = ? AND failed_at IS NULL";
 
     /**
      * The database's time in epoch milliseconds, an SQL expression: truncated to the millisecond as
@@ -138,10 +144,14 @@ abstract class Dialect {
      * The condition of a row {@code holder} holds at a version, pending and due: {@link #HELD} and a
      * due time no later than the time that judges, a parameter after HELD's, or where it is null the
      * database's own time. A run starts only once this holds, so no error of the offset this instance
-     * measured to the database's clock can start one early.
+     * measured to the database's clock can start one early. The due time too is read through an
+     * expression that no index serves, and that does not tell a database that it is not null: the index
+     * by task and due time (on PostgreSQL only of the rows with a due time) then cannot serve the
+     * statement, and on a table without statistics take the primary key's place.
      */
     final String heldAndDue() {
-        return HELD + " AND due_at <= COALESCE(" + bigintParameter() + ", " + nowMillis() + ")";
+        return HELD + " AND COALESCE(due_at, " + Long.MAX_VALUE + ") <= COALESCE(" + bigintParameter() + ", "
+                + nowMillis() + ")";
     }
 
     /** The arguments of {@link #heldAndDue}: the time that judges passed as a BIGINT, null for the database's. */

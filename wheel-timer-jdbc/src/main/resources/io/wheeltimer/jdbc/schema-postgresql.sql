@@ -23,8 +23,11 @@ CREATE TABLE IF NOT EXISTS wheel_timer_timeouts (
 );
 
 -- The claim reads the rows of the tasks an instance handles that are due soon; given-up and
--- far-future rows, and rows of tasks no instance handles, stay out of its way.
-CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_due_idx ON wheel_timer_timeouts (task, due_at);
+-- far-future rows, and rows of tasks no instance handles, stay out of its way. Partial: only a
+-- statement that asks for rows with a due time can use it, so the statements that reach one row by
+-- its key (schedule, fire, cancel) take the primary key even before the table has statistics.
+CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_due_idx ON wheel_timer_timeouts (task, due_at)
+    WHERE due_at IS NOT NULL;
 -- Given-up timeouts of a task, latest first (failed and the operator's paged reads). Partial: pending
 -- rows, nearly all of them, are not in it and cost it nothing.
 CREATE INDEX IF NOT EXISTS wheel_timer_timeouts_failed_idx ON wheel_timer_timeouts (task, failed_at)
