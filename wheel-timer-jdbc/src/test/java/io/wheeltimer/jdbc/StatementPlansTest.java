@@ -3,6 +3,7 @@ package io.wheeltimer.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.wheeltimer.testsupport.CountingDataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -38,7 +39,7 @@ class StatementPlansTest extends OnEachDatabase {
     /** Rows this instance holds while the table has no statistics: what an index by holder would scan. */
     private static final int HELD_ROWS = 20_000;
 
-    private StatementRecorder recorder;
+    private CountingDataSource recorder;
 
     StatementPlansTest(TestDatabase database) {
         super(database);
@@ -47,8 +48,8 @@ class StatementPlansTest extends OnEachDatabase {
     @BeforeEach
     void recordStatements() {
         fixture.close();
-        recorder = new StatementRecorder(database.dataSource());
-        fixture = new DurableFixture(database, recorder.dataSource());
+        recorder = CountingDataSource.recording(database.dataSource());
+        fixture = new DurableFixture(database, recorder);
         if (database == TestDatabase.POSTGRESQL) {
             // Kept without statistics for as long as the test says, whatever autovacuum would do.
             fixture.jdbc.execute("ALTER TABLE " + fixture.table + " SET (autovacuum_enabled = false)");
@@ -65,7 +66,7 @@ class StatementPlansTest extends OnEachDatabase {
         RecordingHandler handler = new RecordingHandler();
         JdbcDurableTimer durable =
                 fixture.start(fixture.builder().instanceId(INSTANCE).handler(TASK, handler));
-        int before = recorder.statements().size();
+        int before = recorder.executed().size();
         durable.schedule(TASK, "fires", Duration.ofMillis(50));
         await().atMost(Duration.ofSeconds(10)).until(() -> handler.count() == 1);
         durable.schedule(TASK, "cancelled", Duration.ofHours(1));
@@ -75,8 +76,8 @@ class StatementPlansTest extends OnEachDatabase {
                 List.of(new DurableTimeout(TASK, "bulk-1", later), new DurableTimeout(TASK, "bulk-2", later)));
         assertThat(durable.cancelAll(TASK, List.of("bulk-1", "bulk-2"))).isEqualTo(2);
         durable.stop();
-        Map<String, StatementRecorder.Statement> keyed = keyedStatements(
-                recorder.statements().subList(before, recorder.statements().size()));
+        Map<String, CountingDataSource.Executed> keyed = keyedStatements(
+                recorder.executed().subList(before, recorder.executed().size()));
         assertThat(keyed.keySet())
                 .as("statements that reach a timeout's row by its key")
                 .anySatisfy(sql -> assertThat(sql).startsWith("DELETE"))
@@ -94,10 +95,10 @@ class StatementPlansTest extends OnEachDatabase {
     }
 
     /** Each statement on the timeouts table that names a key, once by text (inserts have no plan to choose). */
-    private Map<String, StatementRecorder.Statement> keyedStatements(List<StatementRecorder.Statement> statements) {
+    private Map<String, CountingDataSource.Executed> keyedStatements(List<CountingDataSource.Executed> statements) {
         Pattern onTable = Pattern.compile("\\b" + Pattern.quote(fixture.table) + "\\b(?!_)", Pattern.CASE_INSENSITIVE);
-        Map<String, StatementRecorder.Statement> keyed = new LinkedHashMap<>();
-        for (StatementRecorder.Statement statement : statements) {
+        Map<String, CountingDataSource.Executed> keyed = new LinkedHashMap<>();
+        for (CountingDataSource.Executed statement : statements) {
             String sql = statement.sql();
             if (onTable.matcher(sql).find()
                     && !sql.startsWith("INSERT")
@@ -108,11 +109,11 @@ class StatementPlansTest extends OnEachDatabase {
         return keyed;
     }
 
-    private List<String> plansNotByPrimaryKey(String tableState, Map<String, StatementRecorder.Statement> keyed)
+    private List<String> plansNotByPrimaryKey(String tableState, Map<String, CountingDataSource.Executed> keyed)
             throws SQLException {
         List<String> others = new ArrayList<>();
         try (Connection connection = database.dataSource().getConnection()) {
-            for (StatementRecorder.Statement statement : keyed.values()) {
+            for (CountingDataSource.Executed statement : keyed.values()) {
                 for (Plan plan : plans(connection, statement)) {
                     if (!plan.usesPrimaryKeyOnly()) {
                         others.add(String.format(
@@ -127,7 +128,7 @@ class StatementPlansTest extends OnEachDatabase {
     /** A plan as the database printed it, and whether it reaches the timeouts table by its primary key alone. */
     private record Plan(String kind, String text, boolean usesPrimaryKeyOnly) {}
 
-    private List<Plan> plans(Connection connection, StatementRecorder.Statement statement) throws SQLException {
+    private List<Plan> plans(Connection connection, CountingDataSource.Executed statement) throws SQLException {
         List<Plan> plans = new ArrayList<>();
         switch (database) {
             case POSTGRESQL -> {
@@ -184,7 +185,7 @@ class StatementPlansTest extends OnEachDatabase {
         return plans;
     }
 
-    private static String explainText(Connection connection, StatementRecorder.Statement statement, String explain)
+    private static String explainText(Connection connection, CountingDataSource.Executed statement, String explain)
             throws SQLException {
         try (PreparedStatement explained = connection.prepareStatement(explain + statement.sql())) {
             statement.bindTo(explained);
@@ -232,14 +233,11 @@ class StatementPlansTest extends OnEachDatabase {
     }
 
     /** The data-change statement of a {@code SELECT ... FROM OLD TABLE (...)}, with the same parameters. */
-    private static StatementRecorder.Statement insideDataChange(StatementRecorder.Statement statement) {
+    private static CountingDataSource.Executed insideDataChange(CountingDataSource.Executed statement) {
         String sql = statement.sql();
         String from = "FROM OLD TABLE (";
         int start = sql.indexOf(from);
-        return start < 0
-                ? statement
-                : new StatementRecorder.Statement(
-                        sql.substring(start + from.length(), sql.lastIndexOf(')')), statement.bindings());
+        return start < 0 ? statement : statement.withSql(sql.substring(start + from.length(), sql.lastIndexOf(')')));
     }
 
     private boolean postgresUsesPrimaryKey(String plan) {

@@ -12,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Queue;
@@ -29,8 +30,9 @@ import javax.sql.DataSource;
  * and a batch counts each of its statements. Commits and rollbacks are counted apart.
  *
  * <p>{@linkplain #recording Recording}, it also keeps each run until {@link #clear()}: one
- * {@link Executed} per {@code execute...} call (a batch is one), with its thread, its SQL and the
- * rows it wrote. {@linkplain #counting Counting} only, it keeps nothing, so that a measurement of
+ * {@link Executed} per {@code execute...} call (a batch is one), with its thread, its SQL, the
+ * values bound to it and the rows it wrote, and each commit, rollback and switch of auto-commit
+ * ({@link #transactionCalls()}). {@linkplain #counting Counting} only, it keeps nothing, so that a measurement of
  * millions of statements costs no memory.
  */
 public final class CountingDataSource implements DataSource {
@@ -38,6 +40,8 @@ public final class CountingDataSource implements DataSource {
     private final DataSource target;
     /** Null when counting only. */
     private final Queue<Executed> executed;
+    /** Null when counting only. */
+    private final Queue<Executed> transactionCalls;
 
     private final LongAdder statements = new LongAdder();
     private final LongAdder commits = new LongAdder();
@@ -49,6 +53,7 @@ public final class CountingDataSource implements DataSource {
         }
         this.target = target;
         this.executed = recording ? new ConcurrentLinkedQueue<>() : null;
+        this.transactionCalls = recording ? new ConcurrentLinkedQueue<>() : null;
     }
 
     /** Counts what runs through {@code target}, and keeps nothing else. */
@@ -81,9 +86,20 @@ public final class CountingDataSource implements DataSource {
         return List.copyOf(record());
     }
 
+    /**
+     * The commits, rollbacks and switches of auto-commit since the last {@link #clear()}, in order:
+     * each an {@link Executed} whose SQL is {@code COMMIT}, {@code ROLLBACK} or {@code AUTOCOMMIT
+     * true|false}, with the thread that called it.
+     */
+    public List<Executed> transactionCalls() {
+        record();
+        return List.copyOf(transactionCalls);
+    }
+
     /** Forgets the runs recorded so far; the counts go on. */
     public void clear() {
         record().clear();
+        transactionCalls.clear();
     }
 
     private Queue<Executed> record() {
@@ -94,15 +110,38 @@ public final class CountingDataSource implements DataSource {
         return executed;
     }
 
-    /** One {@code execute...} call: the thread that ran it, its SQL, and the rows it wrote. */
+    /** One {@code execute...} call: the thread that ran it, its SQL, the values bound to it, and the rows it wrote. */
     public static final class Executed {
         private final String thread;
         private final String sql;
+        private final List<Binding> bindings;
         private final AtomicInteger rowsWritten = new AtomicInteger();
 
-        private Executed(String thread, String sql) {
+        private Executed(String thread, String sql, List<Binding> bindings) {
             this.thread = thread;
             this.sql = sql;
+            this.bindings = bindings;
+        }
+
+        /**
+         * Binds the values bound to this run, the same way ({@code setLong}, {@code setObject}, ...), to
+         * {@code target}: a statement with the same parameters, such as an {@code EXPLAIN} of this SQL.
+         */
+        public void bindTo(PreparedStatement target) throws SQLException {
+            for (Binding binding : bindings) {
+                try {
+                    call(target, binding.setter(), binding.arguments());
+                } catch (SQLException | RuntimeException e) {
+                    throw e;
+                } catch (Throwable e) {
+                    throw new SQLException(e);
+                }
+            }
+        }
+
+        /** The same run with other SQL that takes the same parameters (a part of it, say). */
+        public Executed withSql(String otherSql) {
+            return new Executed(thread, otherSql, bindings);
         }
 
         /** The name of the thread that ran it. */
@@ -129,6 +168,9 @@ public final class CountingDataSource implements DataSource {
             return thread + ": " + sql + " (" + rowsWritten + " rows written)";
         }
     }
+
+    /** One call of a {@code PreparedStatement} setter, such as {@code setLong(3, 42L)}. */
+    private record Binding(Method setter, Object[] arguments) {}
 
     @Override
     public Connection getConnection() throws SQLException {
@@ -160,11 +202,16 @@ public final class CountingDataSource implements DataSource {
                     return "Counting[" + connection + "]";
                 case "commit":
                     commits.increment();
+                    recordTransactionCall("COMMIT");
                     break;
                 case "rollback":
                     if (method.getParameterCount() == 0) {
                         rollbacks.increment();
+                        recordTransactionCall("ROLLBACK");
                     }
+                    break;
+                case "setAutoCommit":
+                    recordTransactionCall("AUTOCOMMIT " + args[0]);
                     break;
                 default:
                     break;
@@ -181,12 +228,20 @@ public final class CountingDataSource implements DataSource {
         }
     }
 
+    private void recordTransactionCall(String call) {
+        if (transactionCalls != null) {
+            transactionCalls.add(new Executed(Thread.currentThread().getName(), call, List.of()));
+        }
+    }
+
     /** Counts (and records) the statements a {@link Statement} runs. */
     private final class StatementHandler implements InvocationHandler {
         private final Statement statement;
         private final Connection connection;
         /** The SQL it was prepared with; null for a plain statement, which is given its SQL with each call. */
         private final String preparedSql;
+        /** The setter calls since the last run or {@code clearParameters}, when recording. */
+        private final List<Binding> bindings = new ArrayList<>();
 
         StatementHandler(Statement statement, Connection connection, String preparedSql) {
             this.statement = statement;
@@ -201,6 +256,15 @@ public final class CountingDataSource implements DataSource {
                 return connection;
             }
             if (!name.startsWith("execute")) {
+                if (executed != null
+                        && name.startsWith("set")
+                        && args != null
+                        && args.length >= 2
+                        && args[0] instanceof Integer) {
+                    bindings.add(new Binding(method, args.clone()));
+                } else if (name.equals("clearParameters")) {
+                    bindings.clear();
+                }
                 return call(statement, method, args);
             }
             Executed run = null;
@@ -208,7 +272,7 @@ public final class CountingDataSource implements DataSource {
                 String sql = preparedSql != null
                         ? preparedSql
                         : args != null && args.length > 0 && args[0] instanceof String given ? given : "?";
-                run = new Executed(Thread.currentThread().getName(), sql);
+                run = new Executed(Thread.currentThread().getName(), sql, List.copyOf(bindings));
                 executed.add(run);
             }
             Object result = call(statement, method, args);

@@ -48,6 +48,36 @@ class CountingDataSourceTest {
     }
 
     @Test
+    void recordsTheValuesBoundToEachRunForAnotherStatementToTakeAndTheTransactionCalls() throws Exception {
+        CountingDataSource counting = CountingDataSource.recording(h2);
+        try (Connection connection = counting.getConnection()) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO t (id) VALUES (?)")) {
+                insert.setInt(1, 7);
+                insert.executeUpdate();
+            }
+            connection.commit();
+            connection.setAutoCommit(true);
+        }
+        CountingDataSource.Executed insert = counting.executed().get(0);
+        try (Connection connection = h2.getConnection();
+                PreparedStatement select = connection.prepareStatement("SELECT COUNT(*) FROM t WHERE id = ?")) {
+            insert.withSql("SELECT COUNT(*) FROM t WHERE id = ?").bindTo(select);
+            try (var rows = select.executeQuery()) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getInt(1))
+                        .as("rows with the id bound to the insert")
+                        .isOne();
+            }
+        }
+        assertThat(counting.transactionCalls())
+                .extracting(CountingDataSource.Executed::sql)
+                .containsExactly("AUTOCOMMIT false", "COMMIT", "AUTOCOMMIT true");
+        counting.clear();
+        assertThat(counting.transactionCalls()).isEmpty();
+    }
+
+    @Test
     void aBatchCountsEachStatementAndIsRecordedAsOneRun() throws Exception {
         CountingDataSource counting = CountingDataSource.recording(h2);
         try (Connection connection = counting.getConnection();
