@@ -11,6 +11,7 @@ import io.wheeltimer.testsupport.LogCapture;
 import io.wheeltimer.testsupport.mariadb.MariaDbServer;
 import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
@@ -87,8 +88,9 @@ class DurableTimerDatabaseOutageTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> durable.failedPollsInARow() >= 8);
             assertThat(handler.count()).isZero();
             // The first failure is logged at once; within 10 s of it, nothing more.
-            assertThat(log.messages(Level.WARNING)).hasSizeBetween(1, warnLinesAllowed(down));
-            assertThat(log.messages(Level.WARNING).get(0)).contains("could not poll table " + fixture.table);
+            assertThat(pollWarnings(log)).hasSizeBetween(1, warnLinesAllowed(down));
+            assertThat(pollWarnings(log).get(0)).contains("could not poll table " + fixture.table);
+            assertOnlyTheCountWarnedApart(log);
 
             server.startAgain().run();
 
@@ -103,7 +105,8 @@ class DurableTimerDatabaseOutageTest {
             assertThat(durable.find(TASK, "far-away")).isPresent();
             assertThat(durable.find(TASK, "while-down")).isEmpty();
             assertThat(handler.count("due-during-outage")).isEqualTo(1);
-            assertThat(log.messages(Level.WARNING)).hasSizeBetween(1, warnLinesAllowed(down));
+            assertThat(pollWarnings(log)).hasSizeBetween(1, warnLinesAllowed(down));
+            assertOnlyTheCountWarnedApart(log);
             assertThat(log.messages(Level.INFO)).anyMatch(m -> m.contains("polls table " + fixture.table + " again"));
             assertThat(springLog.list)
                     .filteredOn(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN))
@@ -112,6 +115,24 @@ class DurableTimerDatabaseOutageTest {
         } finally {
             spring.detachAppender(springLog);
         }
+    }
+
+    /** The WARN lines about failed polls. */
+    private static List<String> pollWarnings(LogCapture log) {
+        return log.messages(Level.WARNING).stream()
+                .filter(m -> m.contains("could not poll"))
+                .toList();
+    }
+
+    /**
+     * Besides the polls, only the count of rows of unhandled tasks may have warned, once: it runs on a
+     * thread of its own, soon after the start, and may meet the outage too; it then waits 10 minutes.
+     */
+    private static void assertOnlyTheCountWarnedApart(LogCapture log) {
+        assertThat(log.messages(Level.WARNING))
+                .filteredOn(m -> !m.contains("could not poll"))
+                .hasSizeLessThanOrEqualTo(1)
+                .allMatch(m -> m.contains("could not count the rows of tasks it has no handler for"));
     }
 
     /** A server of the kind {@code database} runs on, for this test alone, and what stops, restarts and closes it. */
