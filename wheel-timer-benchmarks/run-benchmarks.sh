@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole benchmark suite and writes docs/benchmarks.md and its charts (docs/benchmarks*.svg).
-# About an hour on 2 cores: 25 minutes durable timeouts against db-scheduler, 8 the 1 GB-heap runs of
+# About two hours on 2 cores: 25 minutes durable timeouts against db-scheduler and up to 70 more their
+# sustained load on 1, 2 and 4 instances (the rate is raised until it is no longer held), 8 the 1 GB-heap runs of
 # ScheduleCancelBenchmark and InFlightBenchmark, and some 5 pre-touching the 4 GB heap of the 44 JMH forks
 # that have one. Run it on a quiet machine: nothing else should be busy.
 #
@@ -45,11 +46,24 @@ durable_section() {
         if [[ "$database" == mariadb ]]; then
             bash "$root/wheel-timer-test-support/src/main/sh/ensure-mariadb.sh"
         fi
+        # What the database itself commits of the timer's minimal work, beside the figures below.
+        echo "== durable $database limit DATABASE"
+        java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.experiments.DatabaseLimitExperiment "$database" \
+            | grep '^{' | tee -a "$out/durable.jsonl"
         for experiment in lateness payment-1 payment-4 payment-own-1 payment-own-4 burst idle; do
             for contender in DURABLE DB_SCHEDULER DB_SCHEDULER_TUNED; do
                 echo "== durable $database $experiment $contender"
                 java -Xms2g -Xmx2g -cp "$cp" io.wheeltimer.benchmarks.experiments.DurableExperiments \
                     "$experiment" "$contender" "$database" | grep '^{' | tee -a "$out/durable.jsonl"
+            done
+        done
+        # A sustained load on 1, 2 and 4 instances (JVMs) sharing the database, the rate raised step by
+        # step (RATES, SECONDS): the durable timer and db-scheduler tuned. Up to about 12 minutes each.
+        for instances in 1 2 4; do
+            for contender in DURABLE DB_SCHEDULER_TUNED; do
+                echo "== durable $database sustained-$instances $contender"
+                java -Xms1g -Xmx1g -cp "$cp" io.wheeltimer.benchmarks.experiments.SustainedExperiment \
+                    "$contender" "$instances" "$database" | grep '^{' | tee -a "$out/durable.jsonl"
             done
         done
         if [[ "$database" == postgresql ]]; then

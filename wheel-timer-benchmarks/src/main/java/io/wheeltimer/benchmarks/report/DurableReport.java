@@ -162,7 +162,28 @@ final class DurableReport {
                         "durable-payment-fastest",
                         "at 1 thread " + fastestText(one) + "; at 4 threads " + fastestText(four))
                 .put("durable-burst-rows", burst)
+                .put("durable-limit", limitText(results))
+                .put("durable-sustained-rows", DurableSustained.rows(results))
                 .put("durable-idle-rows", idle);
+    }
+
+    /** The database's own limit beside the burst, and each scheduler's burst rate as a share of it. */
+    static String limitText(DurableResults results) {
+        double limit = results.limitPerSecond();
+        if (Double.isNaN(limit)) {
+            return "The database's own limit was not measured in this run.";
+        }
+        StringJoiner shares = new StringJoiner("; ");
+        for (DurableContender c : ALL) {
+            double rate = results.value("burst", c, "perSecond");
+            if (!Double.isNaN(rate)) {
+                shares.add(c.label() + " " + Math.round(100 * rate / limit) + " %");
+            }
+        }
+        return "The database's own limit in the same run (`DatabaseLimitExperiment`): " + Report.fmt(limit)
+                + " pairs a second, each an insert in auto-commit, then a delete by key in a transaction of its own,"
+                + " by " + DurableExperiments.POOL_SIZE + " threads on as many connections, in the timer's table."
+                + " The burst's rate as a share of it: " + shares + ".";
     }
 
     /** The two ways the payment runs call: {@code payment-own-N}, with no transaction around a call, and {@code payment-N}, in one of the caller's. */

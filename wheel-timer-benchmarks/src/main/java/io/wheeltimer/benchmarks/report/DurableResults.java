@@ -6,8 +6,10 @@ import io.wheeltimer.benchmarks.experiments.DurableExperiments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -25,12 +27,22 @@ final class DurableResults {
     /** The lines of {@link #database}: what {@link #value} reads. */
     private final Map<String, Map<DurableContender, JsonNode>> results;
 
+    /** Per database: the line of {@code DatabaseLimitExperiment}, the database's own limit. */
+    private final Map<DurableDatabase, JsonNode> limits;
+    /** Per database: the lines of {@code SustainedExperiment}, one per contender, instances and rate. */
+    private final Map<DurableDatabase, List<JsonNode>> sustained;
+
     private final DurableDatabase database;
     private final boolean quick;
 
     private DurableResults(
-            Map<DurableDatabase, Map<String, Map<DurableContender, JsonNode>>> all, DurableDatabase database) {
+            Map<DurableDatabase, Map<String, Map<DurableContender, JsonNode>>> all,
+            Map<DurableDatabase, JsonNode> limits,
+            Map<DurableDatabase, List<JsonNode>> sustained,
+            DurableDatabase database) {
         this.all = all;
+        this.limits = limits;
+        this.sustained = sustained;
         this.database = database;
         this.results = all.getOrDefault(database, Map.of());
         boolean anyQuick = false;
@@ -45,6 +57,8 @@ final class DurableResults {
     /** The lines at {@code lines} (none if there is no such file), read for PostgreSQL's tables. */
     static DurableResults read(Path lines) throws IOException {
         Map<DurableDatabase, Map<String, Map<DurableContender, JsonNode>>> all = new EnumMap<>(DurableDatabase.class);
+        Map<DurableDatabase, JsonNode> limits = new EnumMap<>(DurableDatabase.class);
+        Map<DurableDatabase, List<JsonNode>> sustained = new EnumMap<>(DurableDatabase.class);
         if (Files.exists(lines)) {
             JsonMapper json = JsonMapper.builder().build();
             for (String line : Files.readAllLines(lines)) {
@@ -53,6 +67,17 @@ final class DurableResults {
                     DurableDatabase database = node.has("database")
                             ? DurableDatabase.of(node.get("database").asString())
                             : DurableDatabase.POSTGRESQL;
+                    String experiment = node.get("experiment").asString();
+                    if (experiment.equals("limit")) {
+                        limits.put(database, node);
+                        continue;
+                    }
+                    if (experiment.startsWith("sustained-")) {
+                        sustained
+                                .computeIfAbsent(database, d -> new ArrayList<>())
+                                .add(node);
+                        continue;
+                    }
                     all.computeIfAbsent(database, d -> new HashMap<>())
                             .computeIfAbsent(
                                     node.get("experiment").asString(), e -> new EnumMap<>(DurableContender.class))
@@ -60,12 +85,26 @@ final class DurableResults {
                 }
             }
         }
-        return new DurableResults(all, DurableDatabase.POSTGRESQL);
+        return new DurableResults(all, limits, sustained, DurableDatabase.POSTGRESQL);
     }
 
     /** The same lines, read for {@code other}'s tables. */
     DurableResults on(DurableDatabase other) {
-        return new DurableResults(all, other);
+        return new DurableResults(all, limits, sustained, other);
+    }
+
+    /** The sustained-load lines of this database, in the order they were run. */
+    List<JsonNode> sustained() {
+        return sustained.getOrDefault(database, List.of());
+    }
+
+    /**
+     * What this database itself committed of the timer's minimal work in the same run, pairs (an
+     * insert, then a delete by key in a transaction of its own) a second; not a number if not measured.
+     */
+    double limitPerSecond() {
+        JsonNode limit = limits.get(database);
+        return limit == null ? Double.NaN : limit.get("pairsPerSecond").asDouble();
     }
 
     /** Whether any line is {@code other}'s. */
