@@ -14,11 +14,6 @@ final class FixedDelayRun extends ScheduledRun {
     }
 
     @Override
-    boolean repeats() {
-        return true;
-    }
-
-    @Override
     boolean next(long started, long completed) {
         due = completed + delay;
         return true;

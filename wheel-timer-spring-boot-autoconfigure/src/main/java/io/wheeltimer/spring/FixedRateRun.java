@@ -17,11 +17,6 @@ final class FixedRateRun extends ScheduledRun {
     }
 
     @Override
-    boolean repeats() {
-        return true;
-    }
-
-    @Override
     boolean next(long started, long completed) {
         runs++;
         due = start + TickerClock.spanProduct(runs, period);

@@ -82,8 +82,10 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
         DUE.set(this, due);
     }
 
-    /** Whether this task runs again after a run. */
-    abstract boolean repeats();
+    /** Whether this task runs again after a run: every kind but the one-shot does. */
+    boolean repeats() {
+        return true;
+    }
 
     /**
      * After a run that did not fail: sets {@link #due} to the next run's due time and returns true,

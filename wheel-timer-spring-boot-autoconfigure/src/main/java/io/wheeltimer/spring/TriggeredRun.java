@@ -27,11 +27,6 @@ final class TriggeredRun extends ScheduledRun {
     }
 
     @Override
-    boolean repeats() {
-        return true;
-    }
-
-    @Override
     boolean next(long started, long completed) {
         TickerClock clock = scheduler.clock;
         context.update(scheduled, clock.instantAt(started), clock.instantAt(completed));
