@@ -36,10 +36,9 @@ class WheelTimeoutStartupValidationTest {
         runner.withBean(Valid.class).run(context -> assertThat(context).hasNotFailed());
     }
 
-    static Stream<Mistake> mistakes() {
+    /** Mistakes in the delay: each names the method, and the value as given or resolved. */
+    static Stream<Mistake> delays() {
         return Stream.of(
-                new Mistake("a primitive return type", ReturnsBoolean.class, ".done(long)", "returns boolean"),
-                new Mistake("an Object return type", ReturnsObject.class, ".value()", "returns java.lang.Object"),
                 new Mistake(
                                 "a placeholder whose value does not parse, shown resolved",
                                 PlaceholderDelay.class,
@@ -47,6 +46,9 @@ class WheelTimeoutStartupValidationTest {
                                 "'${my.delay}' (resolved to 'later')",
                                 "is not a duration")
                         .given("my.delay=later"),
+                new Mistake("a placeholder resolved to empty", PlaceholderDelay.class, ".run()", "is empty")
+                        .given("my.delay="),
+                new Mistake("a placeholder that does not resolve", PlaceholderDelay.class, ".run()", "my.delay"),
                 new Mistake("a negative delay", NegativeDelay.class, ".run(String)", "'-5s'", "is negative"),
                 new Mistake(
                         "a negative plain number",
@@ -56,26 +58,36 @@ class WheelTimeoutStartupValidationTest {
                         "is negative",
                         "seconds"),
                 new Mistake("an empty delay", EmptyDelay.class, ".run(String)", "is empty"),
-                new Mistake("a placeholder resolved to empty", PlaceholderDelay.class, ".run()", "is empty")
-                        .given("my.delay="),
-                new Mistake("a placeholder that does not resolve", PlaceholderDelay.class, ".run()", "my.delay"),
-                new Mistake("a delay too long for nanoseconds", HugeDelay.class, ".run()", "300000d"),
+                new Mistake("a delay too long for nanoseconds", HugeDelay.class, ".run()", "300000d"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("delays")
+    void aMistakeInTheDelayFailsStartupNamingTheMethod(Mistake mistake) {
+        mistake.assertFailsStartup(runner);
+    }
+
+    /** Mistakes in the method's return type or its timer, and a bad method among good ones. */
+    static Stream<Mistake> methods() {
+        return Stream.of(
+                new Mistake("a primitive return type", ReturnsBoolean.class, ".done(long)", "returns boolean"),
+                new Mistake("an Object return type", ReturnsObject.class, ".value()", "returns java.lang.Object"),
                 new Mistake(
-                        "an unknown timer bean, the timers listed",
+                        "an unknown timer, the timers listed",
                         UnknownTimer.class,
                         ".run(String)",
                         "timer 'nope'",
                         "[wheelTimer]"),
                 new Mistake(
-                        "the first invalid method of a bean, though others are valid",
+                        "the first bad method of a bean, though others are good",
                         OneBadAmongGood.class,
                         ".bad(String)",
                         "'eventually'"));
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("mistakes")
-    void aMistakeFailsStartupNamingTheMethod(Mistake mistake) {
+    @MethodSource("methods")
+    void aMistakeInTheMethodFailsStartupNamingIt(Mistake mistake) {
         mistake.assertFailsStartup(runner);
     }
 
