@@ -6,7 +6,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ExecutionException;
@@ -17,8 +16,6 @@ import java.util.concurrent.TimeoutException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.core.task.TaskRejectedException;
-import org.springframework.scheduling.Trigger;
-import org.springframework.scheduling.support.SimpleTriggerContext;
 
 /**
  * One task of a {@link WheelTaskScheduler}: the {@link ScheduledFuture} its caller gets, the
@@ -32,6 +29,9 @@ import org.springframework.scheduling.support.SimpleTriggerContext;
  * the error handler rethrew); {@code CANCELLED} from {@code SCHEDULED} or {@code RUNNING}, by
  * {@link #cancel}, by the scheduler's close, or by the timer's stop. A one-shot costs this object
  * and its timeout; nothing else is allocated to schedule or to cancel it.
+ *
+ * <p>When each run is due is its subclass's part: {@link OneShotRun}, {@link FixedRateRun},
+ * {@link FixedDelayRun} and {@link TriggeredRun}.
  */
 abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runnable {
 
@@ -82,8 +82,10 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
         DUE.set(this, due);
     }
 
-    /** Whether this task runs again after a run. */
-    abstract boolean repeats();
+    /** Whether this task runs again after a run: every kind but the one-shot does. */
+    boolean repeats() {
+        return true;
+    }
 
     /**
      * After a run that did not fail: sets {@link #due} to the next run's due time and returns true,
@@ -366,115 +368,5 @@ abstract class ScheduledRun implements ScheduledFuture<Object>, TimerTask, Runna
         String[] names = {"scheduled", "running", "completed", "failed", "cancelled"};
         return getClass().getSimpleName() + "(" + task + ", " + names[state] + ", due in "
                 + Duration.ofNanos(getDelay(TimeUnit.NANOSECONDS)) + ")";
-    }
-
-    // --- the four schedules ------------------------------------------------------------------
-
-    /** Runs once. */
-    static final class Once extends ScheduledRun {
-
-        Once(WheelTaskScheduler scheduler, Runnable task, long due) {
-            super(scheduler, task, due);
-        }
-
-        @Override
-        boolean repeats() {
-            return false;
-        }
-
-        @Override
-        boolean next(long started, long completed) {
-            return false;
-        }
-    }
-
-    /** Run {@code n} (from 0) is due at {@code start + n * period}, however late the runs before it were. */
-    static final class FixedRate extends ScheduledRun {
-
-        private final long start;
-        private final long period;
-        private long runs;
-
-        FixedRate(WheelTaskScheduler scheduler, Runnable task, long start, long period) {
-            super(scheduler, task, start);
-            this.start = start;
-            this.period = period;
-        }
-
-        @Override
-        boolean repeats() {
-            return true;
-        }
-
-        @Override
-        boolean next(long started, long completed) {
-            runs++;
-            due = start + TickerClock.spanProduct(runs, period);
-            return true;
-        }
-    }
-
-    /** Each run after the first is due {@code delay} after the previous one completed. */
-    static final class FixedDelay extends ScheduledRun {
-
-        private final long delay;
-
-        FixedDelay(WheelTaskScheduler scheduler, Runnable task, long start, long delay) {
-            super(scheduler, task, start);
-            this.delay = delay;
-        }
-
-        @Override
-        boolean repeats() {
-            return true;
-        }
-
-        @Override
-        boolean next(long started, long completed) {
-            due = completed + delay;
-            return true;
-        }
-    }
-
-    /** Each run is due when the trigger says, asked after the previous run with its times. */
-    static final class Triggered extends ScheduledRun {
-
-        private final Trigger trigger;
-        private final SimpleTriggerContext context;
-        /** The time the trigger gave for the current run. */
-        private Instant scheduled;
-
-        Triggered(WheelTaskScheduler scheduler, Runnable task, Trigger trigger) {
-            super(scheduler, task, 0); // due once the trigger gave the first time (first())
-            this.trigger = trigger;
-            this.context = new SimpleTriggerContext(scheduler.clock);
-        }
-
-        /** Asks the trigger for the first time; false if it has none. */
-        boolean first() {
-            return schedule(scheduler.clock.nanoTime());
-        }
-
-        @Override
-        boolean repeats() {
-            return true;
-        }
-
-        @Override
-        boolean next(long started, long completed) {
-            TickerClock clock = scheduler.clock;
-            context.update(scheduled, clock.instantAt(started), clock.instantAt(completed));
-            return schedule(completed);
-        }
-
-        private boolean schedule(long now) {
-            Instant next = trigger.nextExecution(context);
-            if (next == null) {
-                return false;
-            }
-            scheduled = next;
-            due = scheduler.clock.nanosAt(next, now);
-            return true;
-        }
     }
 }

@@ -123,7 +123,7 @@ public class WheelTaskScheduler implements TaskScheduler, AutoCloseable {
         check(task, "task");
         check(startTime, "startTime");
         long now = clock.nanoTime();
-        return new ScheduledRun.Once(this, task, clock.nanosAt(startTime, now)).start(now);
+        return new OneShotRun(this, task, clock.nanosAt(startTime, now)).start(now);
     }
 
     /**
@@ -135,7 +135,7 @@ public class WheelTaskScheduler implements TaskScheduler, AutoCloseable {
     public ScheduledFuture<?> schedule(Runnable task, Trigger trigger) {
         check(task, "task");
         check(trigger, "trigger");
-        ScheduledRun.Triggered run = new ScheduledRun.Triggered(this, task, trigger);
+        TriggeredRun run = new TriggeredRun(this, task, trigger);
         return run.first() ? startRepeating(run, clock.nanoTime()) : null;
     }
 
@@ -151,7 +151,7 @@ public class WheelTaskScheduler implements TaskScheduler, AutoCloseable {
         long now = clock.nanoTime();
         long start = clock.nanosAt(startTime, now);
         return startRepeating(
-                new ScheduledRun.FixedRate(this, task, start - now < 0 ? now : start, positive(period, "period")), now);
+                new FixedRateRun(this, task, start - now < 0 ? now : start, positive(period, "period")), now);
     }
 
     /** Runs {@code task} now, then every {@code period} after now. */
@@ -159,7 +159,7 @@ public class WheelTaskScheduler implements TaskScheduler, AutoCloseable {
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable task, Duration period) {
         check(task, "task");
         long now = clock.nanoTime();
-        return startRepeating(new ScheduledRun.FixedRate(this, task, now, positive(period, "period")), now);
+        return startRepeating(new FixedRateRun(this, task, now, positive(period, "period")), now);
     }
 
     /** Runs {@code task} at {@code startTime}, then {@code delay} after each run completed. */
@@ -169,7 +169,7 @@ public class WheelTaskScheduler implements TaskScheduler, AutoCloseable {
         check(startTime, "startTime");
         long now = clock.nanoTime();
         return startRepeating(
-                new ScheduledRun.FixedDelay(this, task, clock.nanosAt(startTime, now), positive(delay, "delay")), now);
+                new FixedDelayRun(this, task, clock.nanosAt(startTime, now), positive(delay, "delay")), now);
     }
 
     /** Runs {@code task} now, then {@code delay} after each run completed. */
@@ -177,7 +177,7 @@ public class WheelTaskScheduler implements TaskScheduler, AutoCloseable {
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable task, Duration delay) {
         check(task, "task");
         long now = clock.nanoTime();
-        return startRepeating(new ScheduledRun.FixedDelay(this, task, now, positive(delay, "delay")), now);
+        return startRepeating(new FixedDelayRun(this, task, now, positive(delay, "delay")), now);
     }
 
     /**

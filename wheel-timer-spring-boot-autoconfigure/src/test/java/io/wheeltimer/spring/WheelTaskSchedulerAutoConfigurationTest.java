@@ -24,6 +24,7 @@ import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguratio
 import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.scheduling.annotation.EnableScheduling;
@@ -121,10 +122,7 @@ class WheelTaskSchedulerAutoConfigurationTest {
                     assertThat(context.getBean(TaskScheduler.class)).isSameAs(bootsScheduler);
                     assertThat(context.getBean(ScheduledJobs.class).injected).isSameAs(bootsScheduler);
 
-                    ScheduledJobs jobs = context.getBean(ScheduledJobs.class);
-                    await().atMost(Duration.ofSeconds(30)).until(() -> jobs.threads.size() >= 2);
-                    assertThat(jobs.threads)
-                            .allSatisfy(thread -> assertThat(thread).startsWith("scheduling-"));
+                    assertScheduledMethodsRunOnThreadsNamed(context, "scheduling-");
                 });
     }
 
@@ -157,10 +155,7 @@ class WheelTaskSchedulerAutoConfigurationTest {
                     assertThat(fields.byType).isSameAs(scheduler(context));
                     assertThat(fields.plain).isSameAs(context.getBean("myScheduler"));
 
-                    ScheduledJobs jobs = context.getBean(ScheduledJobs.class);
-                    await().atMost(Duration.ofSeconds(30)).until(() -> jobs.threads.size() >= 2);
-                    assertThat(jobs.threads)
-                            .allSatisfy(thread -> assertThat(thread).startsWith("mine-"));
+                    assertScheduledMethodsRunOnThreadsNamed(context, "mine-");
                 });
     }
 
@@ -267,5 +262,12 @@ class WheelTaskSchedulerAutoConfigurationTest {
         Heartbeats(@Qualifier("wheelTaskScheduler") TaskScheduler scheduler) {
             this.scheduler = scheduler;
         }
+    }
+
+    /** Waits for two runs of the {@code @Scheduled} methods, and asserts where they ran. */
+    private static void assertScheduledMethodsRunOnThreadsNamed(ApplicationContext context, String prefix) {
+        ScheduledJobs jobs = context.getBean(ScheduledJobs.class);
+        await().atMost(Duration.ofSeconds(30)).until(() -> jobs.threads.size() >= 2);
+        assertThat(jobs.threads).allSatisfy(thread -> assertThat(thread).startsWith(prefix));
     }
 }

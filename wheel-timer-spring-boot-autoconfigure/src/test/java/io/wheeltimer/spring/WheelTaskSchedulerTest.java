@@ -132,12 +132,7 @@ class WheelTaskSchedulerTest {
         void withoutAStartTimeTheFirstRunIsNowAndTheNextAPeriodLater() {
             scheduler.scheduleAtFixedRate(runs, Duration.ofSeconds(2));
 
-            advance(timer.tickDuration());
-            awaitRuns(1);
-            advance(Duration.ofMillis(1900));
-            awaitRuns(2);
-
-            assertThat(runs.times()).containsExactly(at(100), at(2000));
+            assertRunsAtTheFirstTickAndAgainAfter(Duration.ofMillis(1900), 2000);
         }
 
         @Test
@@ -225,12 +220,7 @@ class WheelTaskSchedulerTest {
         void withoutAStartTimeTheFirstRunIsNow() {
             scheduler.scheduleWithFixedDelay(runs, Duration.ofSeconds(3));
 
-            advance(timer.tickDuration());
-            awaitRuns(1);
-            advance(Duration.ofMillis(3000));
-            awaitRuns(2);
-
-            assertThat(runs.times()).containsExactly(at(100), at(3100));
+            assertRunsAtTheFirstTickAndAgainAfter(Duration.ofMillis(3000), 3100);
         }
 
         @Test
@@ -663,6 +653,19 @@ class WheelTaskSchedulerTest {
     private void awaitRuns(int n) {
         await().atMost(Duration.ofSeconds(30)).until(() -> executor.finished.get() >= n);
         assertThat(runs.times()).hasSizeGreaterThanOrEqualTo(n);
+    }
+
+    /**
+     * Asserts that the first run comes at the first tick (100 ms), and the second once the time moved
+     * {@code then} further, at {@code secondAt} ms.
+     */
+    private void assertRunsAtTheFirstTickAndAgainAfter(Duration then, long secondAt) {
+        advance(timer.tickDuration());
+        awaitRuns(1);
+        advance(then);
+        awaitRuns(2);
+
+        assertThat(runs.times()).containsExactly(at(100), at(secondAt));
     }
 
     /** A thread blocked in {@code get()}: started, and waiting, when the constructor returns. */

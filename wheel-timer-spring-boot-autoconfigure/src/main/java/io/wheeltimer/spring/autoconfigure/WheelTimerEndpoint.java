@@ -1,12 +1,14 @@
 package io.wheeltimer.spring.autoconfigure;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.TimeoutInfo;
 import io.wheeltimer.TimerStats;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -74,11 +76,19 @@ public class WheelTimerEndpoint {
     /** {@code GET /actuator/wheeltimer/{name}}: the summary plus {@code upcoming}; 404 if unknown. */
     @ReadOperation
     public WebEndpointResponse<Object> timer(@Selector String name) {
-        Map<String, HashedWheelTimer> all = timers.get();
-        HashedWheelTimer timer = all.get(name);
-        if (timer == null) {
-            return notFound(name, all);
-        }
+        return answer(name, WheelTimerEndpoint::detail);
+    }
+
+    /** {@code POST /actuator/wheeltimer/{name}}: stops that timer; a second call reports 0 unprocessed. */
+    @WriteOperation
+    public WebEndpointResponse<Object> stop(@Selector String name) {
+        return answer(name, timer -> {
+            int unprocessed = timer.stop().size();
+            return new StoppedDescriptor(name, timer.state().name(), unprocessed);
+        });
+    }
+
+    private static TimerDetailDescriptor detail(HashedWheelTimer timer) {
         List<UpcomingTimeout> upcoming;
         String unavailable = null;
         try {
@@ -90,20 +100,14 @@ public class WheelTimerEndpoint {
             upcoming = List.of();
             unavailable = busy.getMessage();
         }
-        return new WebEndpointResponse<>(TimerDetailDescriptor.of(timer, upcoming, unavailable));
+        return TimerDetailDescriptor.of(timer, upcoming, unavailable);
     }
 
-    /** {@code POST /actuator/wheeltimer/{name}}: stops that timer; a second call reports 0 unprocessed. */
-    @WriteOperation
-    public WebEndpointResponse<Object> stop(@Selector String name) {
+    /** What {@code operation} answers for the timer named {@code name}, looked up now; 404 if there is none. */
+    private WebEndpointResponse<Object> answer(String name, Function<HashedWheelTimer, Object> operation) {
         Map<String, HashedWheelTimer> all = timers.get();
         HashedWheelTimer timer = all.get(name);
-        if (timer == null) {
-            return notFound(name, all);
-        }
-        int unprocessed = timer.stop().size();
-        return new WebEndpointResponse<>(
-                new StoppedDescriptor(name, timer.state().name(), unprocessed));
+        return timer == null ? notFound(name, all) : new WebEndpointResponse<>(operation.apply(timer));
     }
 
     private static WebEndpointResponse<Object> notFound(String name, Map<String, HashedWheelTimer> all) {
@@ -167,45 +171,15 @@ public class WheelTimerEndpoint {
     }
 
     /**
-     * One timer's summary fields, then its soonest pending timeouts; {@code upcomingUnavailable}
-     * (only when a task holds the worker) says why the list is empty.
+     * One timer's summary fields, written as fields of their own, then its soonest pending timeouts;
+     * {@code upcomingUnavailable} (only when a task holds the worker) says why the list is empty.
      */
     public record TimerDetailDescriptor(
-            String state,
-            String tickDuration,
-            int ticksPerWheel,
-            long maxPendingTimeouts,
-            boolean hierarchical,
-            long pending,
-            long scheduled,
-            long expired,
-            long cancelled,
-            long rejected,
-            long failed,
-            long ticks,
-            String tickLag,
-            List<UpcomingTimeout> upcoming,
-            String upcomingUnavailable)
+            @JsonUnwrapped TimerDescriptor summary, List<UpcomingTimeout> upcoming, String upcomingUnavailable)
             implements OperationResponseBody {
 
         static TimerDetailDescriptor of(HashedWheelTimer timer, List<UpcomingTimeout> upcoming, String unavailable) {
-            TimerDescriptor s = TimerDescriptor.of(timer);
-            return new TimerDetailDescriptor(
-                    s.state(),
-                    s.tickDuration(),
-                    s.ticksPerWheel(),
-                    s.maxPendingTimeouts(),
-                    s.hierarchical(),
-                    s.pending(),
-                    s.scheduled(),
-                    s.expired(),
-                    s.cancelled(),
-                    s.rejected(),
-                    s.failed(),
-                    s.ticks(),
-                    s.tickLag(),
-                    upcoming,
-                    unavailable);
+            return new TimerDetailDescriptor(TimerDescriptor.of(timer), upcoming, unavailable);
         }
     }
 

@@ -10,6 +10,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.wheeltimer.spring.WheelTimeout;
+import io.wheeltimer.spring.autoconfigure.ManualTime;
 import io.wheeltimer.testing.ManualTicker;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +25,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
@@ -127,12 +129,8 @@ class ObservationTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
+    @Import(ManualTime.class)
     static class App {
-
-        @Bean
-        ManualTicker manualTicker() {
-            return new ManualTicker();
-        }
 
         @Bean(destroyMethod = "shutdownNow")
         ExecutorService tracedExecutor() {

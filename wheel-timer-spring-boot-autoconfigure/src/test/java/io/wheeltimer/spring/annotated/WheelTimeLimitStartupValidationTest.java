@@ -7,18 +7,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.spring.WheelTimeLimit;
 import io.wheeltimer.spring.WheelTimeout;
+import io.wheeltimer.spring.annotated.WheelTimeoutFixtures.AuditTimer;
+import io.wheeltimer.spring.annotated.WheelTimeoutFixtures.Mistake;
 import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
 import io.wheeltimer.testing.ManualTicker;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Mono;
 
 /**
@@ -41,9 +44,8 @@ class WheelTimeLimitStartupValidationTest {
 
         @Test
         void aSynchronousReturnTypeFailsStartup() {
-            runner.withBean(ReturnsString.class)
-                    .run(context -> assertStartupFailsNaming(
-                            context, ReturnsString.class.getName() + ".get()", "returns java.lang.String"));
+            new Mistake("a synchronous return type", ReturnsString.class, ".get()", "returns java.lang.String")
+                    .assertFailsStartup(runner);
         }
 
         @Test
@@ -54,13 +56,13 @@ class WheelTimeLimitStartupValidationTest {
 
         @Test
         void withoutReactorAMonoFailsStartup() {
-            runner.withClassLoader(new FilteredClassLoader("reactor."))
-                    .withBean(ReturnsMono.class)
-                    .run(context -> assertStartupFailsNaming(
-                            context,
-                            ReturnsMono.class.getName() + ".get()",
+            new Mistake(
+                            "a Mono without Reactor",
+                            ReturnsMono.class,
+                            ".get()",
                             "returns reactor.core.publisher.Mono",
-                            "(or Mono or Flux, with Reactor on the class path)"));
+                            "(or Mono or Flux, with Reactor on the class path)")
+                    .assertFailsStartup(runner.withClassLoader(new FilteredClassLoader("reactor.")));
         }
 
         /** At the post-processor: a filtering class loader cannot define the proxy class a context would need. */
@@ -94,22 +96,22 @@ class WheelTimeLimitStartupValidationTest {
                                     + ".get(): limit 'soon' is not a duration"));
         }
 
-        @Test
-        void anEmptyLimitFailsStartup() {
-            runner.withBean(EmptyLimit.class)
-                    .run(context ->
-                            assertStartupFailsNaming(context, EmptyLimit.class.getName() + ".get()", "is empty"));
+        static Stream<Mistake> mistakes() {
+            return Stream.of(
+                    new Mistake("an empty limit", EmptyLimit.class, ".get()", "is empty"),
+                    new Mistake(
+                                    "a placeholder whose value does not parse, shown resolved",
+                                    PlaceholderLimit.class,
+                                    ".get()",
+                                    "'${my.limit}' (resolved to 'later')",
+                                    "is not a duration")
+                            .given("my.limit=later"));
         }
 
-        @Test
-        void aPlaceholderIsResolvedAndShownWhenItDoesNotParse() {
-            runner.withBean(PlaceholderLimit.class)
-                    .withPropertyValues("my.limit=later")
-                    .run(context -> assertStartupFailsNaming(
-                            context,
-                            PlaceholderLimit.class.getName() + ".get()",
-                            "'${my.limit}' (resolved to 'later')",
-                            "is not a duration"));
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("mistakes")
+        void aMistakeFailsStartupNamingTheMethod(Mistake mistake) {
+            mistake.assertFailsStartup(runner);
         }
     }
 
@@ -146,20 +148,13 @@ class WheelTimeLimitStartupValidationTest {
 
         @Test
         void aMethodWithBothAnnotationsFailsStartupSayingWhy() {
-            runner.withBean(BothAnnotations.class)
-                    .run(context -> assertStartupFailsNaming(
-                            context,
-                            BothAnnotations.class.getName() + ".get()",
+            new Mistake(
+                            "both annotations",
+                            BothAnnotations.class,
+                            ".get()",
                             "also carries @WheelTimeout",
-                            "Put @WheelTimeLimit on the method the deferred one calls instead"));
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class AuditTimer {
-        @Bean(defaultCandidate = false)
-        HashedWheelTimer auditTimer(HashedWheelTimer.Builder builder) {
-            return builder.name("audit").build();
+                            "Put @WheelTimeLimit on the method the deferred one calls instead")
+                    .assertFailsStartup(runner);
         }
     }
 

@@ -130,6 +130,21 @@ class WheelTimeLimitTest {
         return context.getBean(HashedWheelTimer.class);
     }
 
+    /**
+     * Asserts that {@code result} is still pending 100 ms before its 2 s limit, and fails at the limit
+     * with a TimeoutException naming {@code method} and the limit.
+     */
+    static void assertTimesOutAtItsTwoSecondLimit(
+            AssertableApplicationContext context, CompletableFuture<?> result, String method) {
+        ticker(context).advance(Duration.ofMillis(1900));
+        assertThat(result).isNotDone();
+        ticker(context).advance(Duration.ofMillis(100));
+
+        assertThat(failureOf(result))
+                .isExactlyInstanceOf(TimeoutException.class)
+                .hasMessage(method + " did not complete within PT2S");
+    }
+
     static Throwable failureOf(CompletionStage<?> stage) {
         try {
             stage.toCompletableFuture().join();
@@ -172,13 +187,7 @@ class WheelTimeLimitTest {
             runner.run(context -> {
                 CompletableFuture<String> result = quotes(context).fetch("ACME");
 
-                ticker(context).advance(Duration.ofMillis(1900));
-                assertThat(result).isNotDone();
-                ticker(context).advance(Duration.ofMillis(100));
-
-                assertThat(failureOf(result))
-                        .isExactlyInstanceOf(TimeoutException.class)
-                        .hasMessage(Quotes.class.getName() + ".fetch(String) did not complete within PT2S");
+                assertTimesOutAtItsTwoSecondLimit(context, result, Quotes.class.getName() + ".fetch(String)");
             });
         }
 
@@ -323,13 +332,7 @@ class WheelTimeLimitTest {
             runner.run(context -> {
                 CompletableFuture<String> result = quotes(context).mono().toFuture();
 
-                ticker(context).advance(Duration.ofMillis(1900));
-                assertThat(result).isNotDone();
-                ticker(context).advance(Duration.ofMillis(100));
-
-                assertThat(failureOf(result))
-                        .isExactlyInstanceOf(TimeoutException.class)
-                        .hasMessage(Quotes.class.getName() + ".mono() did not complete within PT2S");
+                assertTimesOutAtItsTwoSecondLimit(context, result, Quotes.class.getName() + ".mono()");
                 assertThat(quotes(context).cancelledSubscriptions()).hasValue(1);
                 assertThat(exceeded(context, Quotes.class.getName() + ".mono()"))
                         .isEqualTo(1);

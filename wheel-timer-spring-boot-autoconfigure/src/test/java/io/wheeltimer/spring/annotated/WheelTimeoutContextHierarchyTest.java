@@ -11,6 +11,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -26,57 +27,51 @@ class WheelTimeoutContextHierarchyTest {
     @Test
     void childWithTheAutoConfigurationUnderAPlainParentDefersCalls() {
         new ApplicationContextRunner()
-                .run(parent -> autoConfigured
-                        .withParent(parent)
+                .run(parent -> childOf(parent)
                         .withBean(ManualTicker.class, ManualTicker::new)
-                        .withBean(Calls.class, Calls::new)
-                        .withBean(Task.class)
-                        .run(child -> {
-                            child.getBean(Task.class).run("x");
-                            assertThat(child.getBean(Calls.class).all()).isEmpty();
-
-                            child.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
-                            assertThat(child.getBean(Calls.class).methods()).containsExactly("run");
-                        }));
+                        .run(child -> assertTheCallRunsASecondLater(child, child.getBean(ManualTicker.class))));
     }
 
     @Test
     void childDefersCallsWhenTheParentIsAutoConfiguredToo() {
         autoConfigured
                 .withBean(ManualTicker.class, ManualTicker::new)
-                .run(parent -> autoConfigured
-                        .withParent(parent)
-                        .withBean(Calls.class, Calls::new)
-                        .withBean(Task.class)
-                        .run(child -> {
-                            assertThat(child).hasNotFailed();
-                            child.getBean(Task.class).run("x");
-                            assertThat(child.getBean(Calls.class).all()).isEmpty();
-
-                            parent.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
-                            assertThat(child.getBean(Calls.class).methods()).containsExactly("run");
-                        }));
+                .run(parent -> childOf(parent).run(child -> {
+                    assertThat(child).hasNotFailed();
+                    assertTheCallRunsASecondLater(child, parent.getBean(ManualTicker.class));
+                }));
     }
 
     @Test
     void childUsesATimerDefinedInTheParent() {
         new ApplicationContextRunner()
                 .withUserConfiguration(ParentTimer.class)
-                .run(parent -> autoConfigured
-                        .withParent(parent)
-                        .withBean(Calls.class, Calls::new)
-                        .withBean(Task.class)
-                        .run(child -> {
-                            assertThat(child).hasNotFailed();
-                            child.getBean(Task.class).run("x");
-                            assertThat(parent.getBean(HashedWheelTimer.class)
-                                            .stats()
-                                            .scheduled())
-                                    .isEqualTo(1);
+                .run(parent -> childOf(parent).run(child -> {
+                    assertThat(child).hasNotFailed();
+                    child.getBean(Task.class).run("x");
+                    assertThat(parent.getBean(HashedWheelTimer.class).stats().scheduled())
+                            .isEqualTo(1);
 
-                            parent.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
-                            assertThat(child.getBean(Calls.class).methods()).containsExactly("run");
-                        }));
+                    parent.getBean(ManualTicker.class).advance(Duration.ofSeconds(1));
+                    assertThat(child.getBean(Calls.class).methods()).containsExactly("run");
+                }));
+    }
+
+    /** An auto-configured child of {@code parent}, with a {@link Task} bean. */
+    private ApplicationContextRunner childOf(ApplicationContext parent) {
+        return autoConfigured
+                .withParent(parent)
+                .withBean(Calls.class, Calls::new)
+                .withBean(Task.class);
+    }
+
+    /** A call of the child's task does not run now, and runs once {@code ticker} moved a second. */
+    private static void assertTheCallRunsASecondLater(ApplicationContext child, ManualTicker ticker) {
+        child.getBean(Task.class).run("x");
+        assertThat(child.getBean(Calls.class).all()).isEmpty();
+
+        ticker.advance(Duration.ofSeconds(1));
+        assertThat(child.getBean(Calls.class).methods()).containsExactly("run");
     }
 
     static class Task {

@@ -1,7 +1,7 @@
 package io.wheeltimer.spring.annotated;
 
+import static io.wheeltimer.spring.annotated.WheelTimeoutFixtures.assertStartupFailsNaming;
 import static io.wheeltimer.spring.annotated.WheelTimeoutFixtures.calls;
-import static io.wheeltimer.spring.annotated.WheelTimeoutFixtures.messages;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssertAlternative;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
@@ -58,6 +59,11 @@ class WheelTimeoutExecutorTest {
 
     private final ApplicationContextRunner runner = withoutExecutors.withUserConfiguration(Executors3.class);
 
+    /** With Boot's applicationTaskExecutor, and calls that name no executor. */
+    private final ApplicationContextRunner withApplicationTaskExecutor = withoutExecutors
+            .withBean(DefaultJobs.class)
+            .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class));
+
     @Nested
     class WhereTheCallRuns {
 
@@ -92,25 +98,19 @@ class WheelTimeoutExecutorTest {
             runner.withBean(Jobs.class).withPropertyValues(properties).run(context -> {
                 call.accept(context.getBean(Jobs.class));
                 advance(context);
-                await().untilAsserted(() -> assertThat(calls(context).all())
-                        .singleElement()
-                        .satisfies(c -> assertThat(c.thread()).startsWith(threadNamePrefix)));
+                awaitTheOneCallOnThreadsNamed(context, threadNamePrefix);
             });
         }
 
         @Test
         void applicationTaskExecutorRunsThemByDefault() {
-            withoutExecutors
-                    .withBean(DefaultJobs.class)
-                    .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+            withApplicationTaskExecutor
                     .withPropertyValues("spring.task.execution.thread-name-prefix=app-task-")
                     .run(context -> {
                         assertThat(context).hasBean("applicationTaskExecutor");
                         context.getBean(DefaultJobs.class).plain("a");
                         advance(context);
-                        await().untilAsserted(() -> assertThat(calls(context).all())
-                                .singleElement()
-                                .satisfies(call -> assertThat(call.thread()).startsWith("app-task-")));
+                        awaitTheOneCallOnThreadsNamed(context, "app-task-");
                     });
         }
 
@@ -118,28 +118,17 @@ class WheelTimeoutExecutorTest {
         void withoutTheDefaultExecutorBeanTheWorkerRunsThemAndAdvanceWaitsForTheRun() {
             runner.withBean(Jobs.class).run(context -> {
                 assertThat(context).doesNotHaveBean("applicationTaskExecutor");
-                context.getBean(Jobs.class).plain("a");
-                advance(context);
-                // No waiting: advance returns once the runs on the worker have finished.
-                assertThat(calls(context).all())
-                        .singleElement()
-                        .satisfies(call -> assertThat(call.thread()).isEqualTo(WORKER));
+                assertAPlainCallRunsOnTheWorker(context, context.getBean(Jobs.class)::plain);
             });
         }
 
         @Test
         void anEmptyAnnotationExecutorPropertyKeepsCallsOnTheWorkerDespiteApplicationTaskExecutor() {
-            withoutExecutors
-                    .withBean(DefaultJobs.class)
-                    .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+            withApplicationTaskExecutor
                     .withPropertyValues("wheel-timer.annotation.executor=")
                     .run(context -> {
                         assertThat(context).hasBean("applicationTaskExecutor");
-                        context.getBean(DefaultJobs.class).plain("a");
-                        advance(context);
-                        assertThat(calls(context).all())
-                                .singleElement()
-                                .satisfies(call -> assertThat(call.thread()).isEqualTo(WORKER));
+                        assertAPlainCallRunsOnTheWorker(context, context.getBean(DefaultJobs.class)::plain);
                     });
         }
 
@@ -160,9 +149,7 @@ class WheelTimeoutExecutorTest {
         @Test
         @EnabledForJreRange(min = JRE.JAVA_21)
         void withVirtualThreadsEnabledCallsRunOnVirtualThreads() {
-            withoutExecutors
-                    .withBean(DefaultJobs.class)
-                    .withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class))
+            withApplicationTaskExecutor
                     .withPropertyValues("spring.threads.virtual.enabled=true")
                     .run(context -> {
                         CompletableFuture<Boolean> virtual =
@@ -176,14 +163,13 @@ class WheelTimeoutExecutorTest {
 
         @Test
         void anExplicitNameThatIsNotAnExecutorBeanFailsStartupNamingTheMethod() {
-            runner.withBean(NotAnExecutor.class).run(context -> {
-                assertThat(context).hasFailed();
-                assertThat(messages(context.getStartupFailure()))
-                        .contains(NotAnExecutor.class.getName() + ".run()")
-                        .contains("executor 'calls'")
-                        .contains("is not the name of a java.util.concurrent.Executor bean")
-                        .contains("ownExecutor");
-            });
+            runner.withBean(NotAnExecutor.class)
+                    .run(context -> assertStartupFailsNaming(
+                            context,
+                            NotAnExecutor.class.getName() + ".run()",
+                            "executor 'calls'",
+                            "is not the name of a java.util.concurrent.Executor bean",
+                            "ownExecutor"));
         }
     }
 
@@ -199,24 +185,19 @@ class WheelTimeoutExecutorTest {
         void aNameOfNoBeanFailsStartupNamingThePropertyAndTheValue() {
             runner.withBean(Jobs.class)
                     .withPropertyValues("wheel-timer.annotation.executor=nope")
-                    .run(context -> {
-                        assertThat(context).hasFailed();
-                        assertThat(messages(context.getStartupFailure()))
-                                .contains("wheel-timer.annotation.executor")
-                                .contains("'nope'")
-                                .contains("there is no bean named 'nope'")
-                                .contains("ownExecutor", "propertyExecutor");
-                    });
+                    .run(context -> assertStartupFailsNaming(
+                            context,
+                            "wheel-timer.annotation.executor",
+                            "'nope'",
+                            "there is no bean named 'nope'",
+                            "ownExecutor",
+                            "propertyExecutor"));
         }
 
         @Test
         void aNameOfNoBeanFailsStartupEvenWithoutAnnotatedMethods() {
-            runner.withPropertyValues("wheel-timer.annotation.executor=nope").run(context -> {
-                assertThat(context).hasFailed();
-                assertThat(messages(context.getStartupFailure()))
-                        .contains("wheel-timer.annotation.executor")
-                        .contains("'nope'");
-            });
+            runner.withPropertyValues("wheel-timer.annotation.executor=nope")
+                    .run(context -> assertStartupFailsNaming(context, "wheel-timer.annotation.executor", "'nope'"));
         }
 
         @Test
@@ -224,12 +205,10 @@ class WheelTimeoutExecutorTest {
             runner.withBean(Jobs.class)
                     .withBean("text", String.class, () -> "not an executor")
                     .withPropertyValues("wheel-timer.annotation.executor=text")
-                    .run(context -> {
-                        assertThat(context).hasFailed();
-                        assertThat(messages(context.getStartupFailure()))
-                                .contains("wheel-timer.annotation.executor")
-                                .contains("the bean 'text' is not a java.util.concurrent.Executor");
-                    });
+                    .run(context -> assertStartupFailsNaming(
+                            context,
+                            "wheel-timer.annotation.executor",
+                            "the bean 'text' is not a java.util.concurrent.Executor"));
         }
 
         @Test
@@ -238,11 +217,7 @@ class WheelTimeoutExecutorTest {
                     .withPropertyValues("wheel-timer.annotation.executor=applicationTaskExecutor")
                     .run(context -> {
                         assertThat(context).hasNotFailed().doesNotHaveBean("applicationTaskExecutor");
-                        context.getBean(Jobs.class).plain("a");
-                        advance(context);
-                        assertThat(calls(context).all())
-                                .singleElement()
-                                .satisfies(call -> assertThat(call.thread()).isEqualTo(WORKER));
+                        assertAPlainCallRunsOnTheWorker(context, context.getBean(Jobs.class)::plain);
                     });
         }
     }
@@ -312,10 +287,7 @@ class WheelTimeoutExecutorTest {
             runner.withBean(Jobs.class).run(context -> {
                 CompletableFuture<String> result = context.getBean(Jobs.class).failingFutureOnOwnExecutor("bad");
                 advance(context);
-                assertThat(result)
-                        .failsWithin(Duration.ofSeconds(30))
-                        .withThrowableOfType(ExecutionException.class)
-                        .havingCause()
+                assertCauseOfFailure(result)
                         .isInstanceOf(IllegalArgumentException.class)
                         .withMessage("bad");
             });
@@ -326,11 +298,7 @@ class WheelTimeoutExecutorTest {
             runner.withBean(Jobs.class).run(context -> {
                 CompletableFuture<String> result = context.getBean(Jobs.class).futureOnRefusingExecutor();
                 advance(context);
-                assertThat(result)
-                        .failsWithin(Duration.ofSeconds(30))
-                        .withThrowableOfType(ExecutionException.class)
-                        .havingCause()
-                        .isInstanceOf(RejectedExecutionException.class);
+                assertCauseOfFailure(result).isInstanceOf(RejectedExecutionException.class);
             });
         }
 
@@ -343,11 +311,7 @@ class WheelTimeoutExecutorTest {
                         CompletableFuture<String> result =
                                 context.getBean(Jobs.class).value("v");
                         advance(context);
-                        assertThat(result)
-                                .failsWithin(Duration.ofSeconds(30))
-                                .withThrowableOfType(ExecutionException.class)
-                                .havingCause()
-                                .isInstanceOf(RejectedExecutionException.class);
+                        assertCauseOfFailure(result).isInstanceOf(RejectedExecutionException.class);
                         assertThat(timer(context).stats().failed()).isEqualTo(1);
                     });
         }
@@ -392,6 +356,33 @@ class WheelTimeoutExecutorTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Calls {@code plain("a")} and moves the time past its delay; then, without waiting (an advance
+     * returns once the runs on the worker have finished), asserts that the one call ran on the worker.
+     */
+    private static void assertAPlainCallRunsOnTheWorker(AssertableApplicationContext context, Consumer<String> plain) {
+        plain.accept("a");
+        advance(context);
+        assertThat(calls(context).all())
+                .singleElement()
+                .satisfies(call -> assertThat(call.thread()).isEqualTo(WORKER));
+    }
+
+    /** Waits until exactly one call ran, on a thread whose name starts with {@code prefix}. */
+    private static void awaitTheOneCallOnThreadsNamed(AssertableApplicationContext context, String prefix) {
+        await().untilAsserted(() -> assertThat(calls(context).all())
+                .singleElement()
+                .satisfies(call -> assertThat(call.thread()).startsWith(prefix)));
+    }
+
+    /** Asserts that {@code result} fails within 30 s; what it failed with, to assert on. */
+    private static ThrowableAssertAlternative<?> assertCauseOfFailure(CompletableFuture<?> result) {
+        return assertThat(result)
+                .failsWithin(Duration.ofSeconds(30))
+                .withThrowableOfType(ExecutionException.class)
+                .havingCause();
     }
 
     private static void advance(AssertableApplicationContext context) {

@@ -15,10 +15,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * What the tests of the annotations share: a record of the calls that ran, the context's beans
@@ -86,6 +89,36 @@ final class WheelTimeoutFixtures {
     static void assertStartupFailsNaming(AssertableApplicationContext context, String... fragments) {
         assertThat(context).hasFailed();
         assertThat(messages(context.getStartupFailure())).contains(fragments);
+    }
+
+    /**
+     * An annotated method that cannot work: its bean, the method as the messages name it after the
+     * class ({@code ".get()"}), the properties the mistake needs, and what the startup failure says.
+     */
+    record Mistake(String name, Class<?> bean, String method, List<String> properties, List<String> says) {
+
+        Mistake(String name, Class<?> bean, String method, String... says) {
+            this(name, bean, method, List.of(), List.of(says));
+        }
+
+        /** The same mistake, in an application with {@code properties}. */
+        Mistake given(String... properties) {
+            return new Mistake(name, bean, method, List.of(properties), says);
+        }
+
+        /** Asserts that an application of {@code runner} with the bean fails to start, naming the method and why. */
+        void assertFailsStartup(ApplicationContextRunner runner) {
+            String[] fragments = Stream.concat(Stream.of(bean.getName() + method), says.stream())
+                    .toArray(String[]::new);
+            runner.withBean(bean)
+                    .withPropertyValues(properties.toArray(String[]::new))
+                    .run(context -> assertStartupFailsNaming(context, fragments));
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
     }
 
     /** The messages of a failure and of all its causes, one a line. */
@@ -203,6 +236,15 @@ final class WheelTimeoutFixtures {
         public CompletableFuture<String> failFutureWithError(String why) {
             calls.record("failFutureWithError", why);
             throw new AssertionError(why);
+        }
+    }
+
+    /** The second timer as the Spring Boot guide declares it: from the builder bean, not a default candidate. */
+    @Configuration(proxyBeanMethods = false)
+    static class AuditTimer {
+        @Bean(defaultCandidate = false)
+        HashedWheelTimer auditTimer(HashedWheelTimer.Builder builder) {
+            return builder.name("audit").build();
         }
     }
 

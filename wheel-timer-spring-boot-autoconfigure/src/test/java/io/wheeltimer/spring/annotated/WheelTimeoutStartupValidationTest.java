@@ -4,10 +4,14 @@ import static io.wheeltimer.spring.annotated.WheelTimeoutFixtures.assertStartupF
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wheeltimer.spring.WheelTimeout;
+import io.wheeltimer.spring.annotated.WheelTimeoutFixtures.Mistake;
 import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
 import io.wheeltimer.testing.ManualTicker;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -32,89 +36,70 @@ class WheelTimeoutStartupValidationTest {
         runner.withBean(Valid.class).run(context -> assertThat(context).hasNotFailed());
     }
 
-    @Test
-    void primitiveReturnTypeFailsStartup() {
-        runner.withBean(ReturnsBoolean.class)
-                .run(context -> assertStartupFailsNaming(
-                        context, ReturnsBoolean.class.getName() + ".done(long)", "returns boolean"));
+    /** Mistakes in the delay: each names the method, and the value as given or resolved. */
+    static Stream<Mistake> delays() {
+        return Stream.of(
+                new Mistake(
+                                "a placeholder whose value does not parse, shown resolved",
+                                PlaceholderDelay.class,
+                                ".run()",
+                                "'${my.delay}' (resolved to 'later')",
+                                "is not a duration")
+                        .given("my.delay=later"),
+                new Mistake("a placeholder resolved to empty", PlaceholderDelay.class, ".run()", "is empty")
+                        .given("my.delay="),
+                new Mistake("a placeholder that does not resolve", PlaceholderDelay.class, ".run()", "my.delay"),
+                new Mistake("a negative delay", NegativeDelay.class, ".run(String)", "'-5s'", "is negative"),
+                new Mistake(
+                        "a negative plain number",
+                        NegativePlainNumber.class,
+                        ".run()",
+                        "'-1'",
+                        "is negative",
+                        "seconds"),
+                new Mistake("an empty delay", EmptyDelay.class, ".run(String)", "is empty"),
+                new Mistake("a delay too long for nanoseconds", HugeDelay.class, ".run()", "300000d"));
     }
 
-    @Test
-    void objectReturnTypeFailsStartup() {
-        runner.withBean(ReturnsObject.class)
-                .run(context -> assertStartupFailsNaming(
-                        context, ReturnsObject.class.getName() + ".value()", "returns java.lang.Object"));
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("delays")
+    void aMistakeInTheDelayFailsStartupNamingTheMethod(Mistake mistake) {
+        mistake.assertFailsStartup(runner);
     }
 
-    @Test
-    void unparsablePlaceholderValueFailsStartupShowingTheResolvedValue() {
-        runner.withBean(PlaceholderDelay.class)
-                .withPropertyValues("my.delay=later")
-                .run(context -> assertStartupFailsNaming(
-                        context,
-                        PlaceholderDelay.class.getName() + ".run()",
-                        "'${my.delay}' (resolved to 'later')",
-                        "is not a duration"));
+    /** Mistakes in the method's return type or its timer, and a bad method among good ones. */
+    static Stream<Mistake> methods() {
+        return Stream.of(
+                new Mistake("a primitive return type", ReturnsBoolean.class, ".done(long)", "returns boolean"),
+                new Mistake("an Object return type", ReturnsObject.class, ".value()", "returns java.lang.Object"),
+                new Mistake(
+                        "an unknown timer, the timers listed",
+                        UnknownTimer.class,
+                        ".run(String)",
+                        "timer 'nope'",
+                        "[wheelTimer]"),
+                new Mistake(
+                        "the first bad method of a bean, though others are good",
+                        OneBadAmongGood.class,
+                        ".bad(String)",
+                        "'eventually'"));
     }
 
-    @Test
-    void negativeDelayFailsStartup() {
-        runner.withBean(NegativeDelay.class)
-                .run(context -> assertStartupFailsNaming(
-                        context, NegativeDelay.class.getName() + ".run(String)", "'-5s'", "is negative"));
-    }
-
-    @Test
-    void negativePlainNumberFailsStartup() {
-        runner.withBean(NegativePlainNumber.class)
-                .run(context -> assertStartupFailsNaming(
-                        context, NegativePlainNumber.class.getName() + ".run()", "'-1'", "is negative", "seconds"));
-    }
-
-    @Test
-    void emptyDelayFailsStartup() {
-        runner.withBean(EmptyDelay.class)
-                .run(context ->
-                        assertStartupFailsNaming(context, EmptyDelay.class.getName() + ".run(String)", "is empty"));
-    }
-
-    @Test
-    void placeholderResolvedToEmptyFailsStartup() {
-        runner.withBean(PlaceholderDelay.class)
-                .withPropertyValues("my.delay=")
-                .run(context ->
-                        assertStartupFailsNaming(context, PlaceholderDelay.class.getName() + ".run()", "is empty"));
-    }
-
-    @Test
-    void unresolvablePlaceholderFailsStartupNamingTheMethod() {
-        runner.withBean(PlaceholderDelay.class)
-                .run(context ->
-                        assertStartupFailsNaming(context, PlaceholderDelay.class.getName() + ".run()", "my.delay"));
-    }
-
-    @Test
-    void delayTooLongForNanosecondsFailsStartupNamingTheMethod() {
-        runner.withBean(HugeDelay.class)
-                .run(context -> assertStartupFailsNaming(context, HugeDelay.class.getName() + ".run()", "300000d"));
-    }
-
-    @Test
-    void unknownTimerBeanFailsStartupListingTheTimers() {
-        runner.withBean(UnknownTimer.class)
-                .run(context -> assertStartupFailsNaming(
-                        context, UnknownTimer.class.getName() + ".run(String)", "timer 'nope'", "[wheelTimer]"));
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("methods")
+    void aMistakeInTheMethodFailsStartupNamingIt(Mistake mistake) {
+        mistake.assertFailsStartup(runner);
     }
 
     @Test
     void timerNamingABeanThatIsNoTimerFailsStartup() {
-        runner.withBean("notATimer", String.class, () -> "just a string")
-                .withBean(NotATimer.class)
-                .run(context -> assertStartupFailsNaming(
-                        context,
-                        NotATimer.class.getName() + ".run()",
+        new Mistake(
+                        "a timer that names no Timer bean",
+                        NotATimer.class,
+                        ".run()",
                         "timer 'notATimer'",
-                        "is not the name of an io.wheeltimer.Timer bean"));
+                        "is not the name of an io.wheeltimer.Timer bean")
+                .assertFailsStartup(runner.withBean("notATimer", String.class, () -> "just a string"));
     }
 
     @Test
@@ -125,13 +110,6 @@ class WheelTimeoutStartupValidationTest {
                 .withBean(Valid.class)
                 .run(context -> assertStartupFailsNaming(
                         context, Valid.class.getName() + ".run(String)", "no io.wheeltimer.Timer bean"));
-    }
-
-    @Test
-    void firstInvalidMethodOfABeanFailsStartupEvenIfOthersAreValid() {
-        runner.withBean(OneBadAmongGood.class)
-                .run(context -> assertStartupFailsNaming(
-                        context, OneBadAmongGood.class.getName() + ".bad(String)", "'eventually'"));
     }
 
     static class Valid {

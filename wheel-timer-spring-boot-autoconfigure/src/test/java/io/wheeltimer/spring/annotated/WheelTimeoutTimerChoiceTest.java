@@ -13,6 +13,7 @@ import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.TimeoutInfo;
 import io.wheeltimer.Timer;
 import io.wheeltimer.spring.WheelTimeout;
+import io.wheeltimer.spring.annotated.WheelTimeoutFixtures.AuditTimer;
 import io.wheeltimer.spring.annotated.WheelTimeoutFixtures.Call;
 import io.wheeltimer.spring.annotated.WheelTimeoutFixtures.Calls;
 import io.wheeltimer.spring.annotated.WheelTimeoutFixtures.Delays;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
 
 /**
@@ -162,27 +164,21 @@ class WheelTimeoutTimerChoiceTest {
         }
     }
 
+    /** The timer {@code other}, beside a {@code main} one. */
     @Configuration(proxyBeanMethods = false)
-    static class TwoTimers {
-        @Bean(destroyMethod = "stop")
-        HashedWheelTimer main(ManualTicker ticker) {
-            return HashedWheelTimer.builder().name("main-wheel").ticker(ticker).build();
-        }
-
+    static class OtherTimer {
         @Bean(destroyMethod = "stop")
         HashedWheelTimer other(ManualTicker ticker) {
             return HashedWheelTimer.builder().name("other-wheel").ticker(ticker).build();
         }
     }
 
-    /**
-     * The second timer as the Spring Boot guide declares it: from the builder bean, not a default candidate.
-     */
     @Configuration(proxyBeanMethods = false)
-    static class AuditTimer {
-        @Bean(defaultCandidate = false)
-        HashedWheelTimer auditTimer(HashedWheelTimer.Builder builder) {
-            return builder.name("audit").build();
+    @Import(OtherTimer.class)
+    static class TwoTimers {
+        @Bean(destroyMethod = "stop")
+        HashedWheelTimer main(ManualTicker ticker) {
+            return HashedWheelTimer.builder().name("main-wheel").ticker(ticker).build();
         }
     }
 
@@ -205,16 +201,12 @@ class WheelTimeoutTimerChoiceTest {
     }
 
     @Configuration(proxyBeanMethods = false)
+    @Import(OtherTimer.class)
     static class TwoTimersMainPrimary {
         @Bean(destroyMethod = "stop")
         @Primary
         HashedWheelTimer main(ManualTicker ticker) {
             return HashedWheelTimer.builder().name("main-wheel").ticker(ticker).build();
-        }
-
-        @Bean(destroyMethod = "stop")
-        HashedWheelTimer other(ManualTicker ticker) {
-            return HashedWheelTimer.builder().name("other-wheel").ticker(ticker).build();
         }
     }
 

@@ -19,7 +19,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
@@ -38,13 +38,8 @@ class HttpEndpointStopTest {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    static class App {
-
-        @Bean
-        ManualTicker manualTicker() {
-            return new ManualTicker();
-        }
-    }
+    @Import(ManualTime.class)
+    static class App {}
 
     @LocalServerPort
     int port;

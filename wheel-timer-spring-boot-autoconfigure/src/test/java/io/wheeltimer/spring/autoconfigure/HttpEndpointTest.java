@@ -8,7 +8,6 @@ import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timeout;
 import io.wheeltimer.TimerStats;
 import io.wheeltimer.spring.autoconfigure.ActuatorHttp.NamedTask;
-import io.wheeltimer.testing.ManualTicker;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,26 +15,20 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
 
 /**
  * The {@code wheeltimer} actuator endpoint over real HTTP, with the default (read-only) access:
  * the listing, one timer with its upcoming timeouts, 404 for an unknown name, and no stop.
  */
 @SpringBootTest(
-        classes = HttpEndpointTest.App.class,
+        classes = TwoTimersOverHttp.App.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "management.endpoints.web.exposure.include=wheeltimer,health,prometheus")
-class HttpEndpointTest {
+class HttpEndpointTest extends TwoTimersOverHttp {
 
     /** The fields of a timer's summary, in the order the endpoint writes them. */
     static final List<String> SUMMARY_FIELDS = List.of(
@@ -52,52 +45,6 @@ class HttpEndpointTest {
             "failed",
             "ticks",
             "tickLag");
-
-    @SpringBootConfiguration
-    @EnableAutoConfiguration
-    static class App {
-
-        @Bean
-        ManualTicker manualTicker() {
-            return new ManualTicker();
-        }
-
-        /**
-         * A second timer of the application's own. Not a default candidate, so the auto-configured
-         * {@code wheelTimer} does not back off; the endpoint must still list it by its bean name.
-         */
-        @Bean(defaultCandidate = false, destroyMethod = "stop")
-        HashedWheelTimer auditTimer(ManualTicker ticker) {
-            return HashedWheelTimer.builder()
-                    .name("audit-timer")
-                    .tickDuration(Duration.ofMillis(10))
-                    .ticksPerWheel(64)
-                    .maxPendingTimeouts(7)
-                    .hierarchical(false)
-                    .ticker(ticker)
-                    .build();
-        }
-    }
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    HashedWheelTimer wheelTimer;
-
-    @Autowired
-    @Qualifier("auditTimer")
-    HashedWheelTimer auditTimer;
-
-    @Autowired
-    ManualTicker ticker;
-
-    ActuatorHttp http;
-
-    @BeforeEach
-    void setUp() {
-        http = new ActuatorHttp(port);
-    }
 
     /**
      * Boot's default is {@code management.endpoint.health.show-details=never}: a new application's
@@ -116,12 +63,8 @@ class HttpEndpointTest {
 
     @Test
     void listsEveryTimerByBeanNameWithTheSummaryFields() {
-        HttpResponse<String> response = http.get("/actuator/wheeltimer");
-
-        assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().firstValue("Content-Type"))
-                .hasValueSatisfying(type -> assertThat(type).contains("json"));
-        DocumentContext json = JsonPath.parse(response.body());
+        DocumentContext json =
+                getJson("/actuator/wheeltimer", 200, type -> assertThat(type).contains("json"));
         Map<String, Object> root = json.read("$");
         assertThat(root).containsOnlyKeys("timers");
         Map<String, Object> timers = json.read("$.timers");
@@ -267,12 +210,8 @@ class HttpEndpointTest {
     /** An unknown timer answers 404 with an RFC 9457 problem detail, not an empty body. */
     @Test
     void anUnknownTimerIsNotFoundWithAProblemDetailNamingTheKnownOnes() {
-        HttpResponse<String> response = http.get("/actuator/wheeltimer/nope");
-
-        assertThat(response.statusCode()).isEqualTo(404);
-        assertThat(response.headers().firstValue("Content-Type"))
-                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
-        DocumentContext json = JsonPath.parse(response.body());
+        DocumentContext json = getJson(
+                "/actuator/wheeltimer/nope", 404, type -> assertThat(type).startsWith("application/problem+json"));
         assertThat(json.read("$.status", Integer.class)).isEqualTo(404);
         assertThat(json.read("$.title", String.class)).isEqualTo("Not Found");
         assertThat(json.read("$.type", String.class)).isEqualTo("about:blank");
@@ -300,5 +239,14 @@ class HttpEndpointTest {
         } finally {
             timeout.cancel();
         }
+    }
+
+    /** GETs {@code path}: asserts the status and the Content-Type, and parses the body. */
+    private DocumentContext getJson(String path, int status, Consumer<String> contentType) {
+        HttpResponse<String> response = http.get(path);
+
+        assertThat(response.statusCode()).isEqualTo(status);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(contentType);
+        return JsonPath.parse(response.body());
     }
 }

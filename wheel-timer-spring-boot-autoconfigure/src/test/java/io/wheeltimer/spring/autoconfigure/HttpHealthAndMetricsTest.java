@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.Timeout;
 import io.wheeltimer.spring.autoconfigure.ActuatorHttp.NamedTask;
-import io.wheeltimer.testing.ManualTicker;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,19 +18,13 @@ import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
@@ -43,26 +35,10 @@ class HttpHealthAndMetricsTest {
 
     static final String EXPOSE = "management.endpoints.web.exposure.include=wheeltimer,health,prometheus";
 
-    @SpringBootConfiguration
-    @EnableAutoConfiguration
-    static class App {
-
-        @Bean
-        ManualTicker manualTicker() {
-            return new ManualTicker();
-        }
-
-        /** The application's own second timer; not a default candidate, so wheelTimer stays. */
-        @Bean(defaultCandidate = false, destroyMethod = "stop")
-        HashedWheelTimer auditTimer(ManualTicker ticker) {
-            return HashedWheelTimer.builder().name("audit-timer").ticker(ticker).build();
-        }
-    }
-
     /** Health and meters with the component on; the last test stops the timer and closes the context. */
     @Nested
     @SpringBootTest(
-            classes = App.class,
+            classes = TwoTimersOverHttp.App.class,
             webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
             properties = {
                 EXPOSE,
@@ -70,27 +46,7 @@ class HttpHealthAndMetricsTest {
                 "wheel-timer.max-pending-timeouts=10"
             })
     @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-    class WithHealth {
-
-        @LocalServerPort
-        int port;
-
-        @Autowired
-        HashedWheelTimer wheelTimer;
-
-        @Autowired
-        @Qualifier("auditTimer")
-        HashedWheelTimer auditTimer;
-
-        @Autowired
-        ManualTicker ticker;
-
-        ActuatorHttp http;
-
-        @BeforeEach
-        void setUp() {
-            http = new ActuatorHttp(port);
-        }
+    class WithHealth extends TwoTimersOverHttp {
 
         @Test
         @Order(1)
@@ -295,7 +251,7 @@ class HttpHealthAndMetricsTest {
     /** {@code management.health.wheeltimer.enabled=false}: no component; the endpoint stays. */
     @Nested
     @SpringBootTest(
-            classes = App.class,
+            classes = TwoTimersOverHttp.App.class,
             webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
             properties = {
                 EXPOSE,

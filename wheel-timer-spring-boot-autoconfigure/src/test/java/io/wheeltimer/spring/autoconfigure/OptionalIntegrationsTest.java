@@ -37,6 +37,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ContextConsumer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Scope;
@@ -67,16 +68,7 @@ class OptionalIntegrationsTest {
             "wheel.timer.tick.lag");
 
     private final ApplicationContextRunner runner =
-            new ApplicationContextRunner().withConfiguration(WHEEL_TIMER).withUserConfiguration(TickerConfig.class);
-
-    @Configuration(proxyBeanMethods = false)
-    static class TickerConfig {
-
-        @Bean
-        ManualTicker manualTicker() {
-            return new ManualTicker();
-        }
-    }
+            new ApplicationContextRunner().withConfiguration(WHEEL_TIMER).withUserConfiguration(ManualTime.class);
 
     /** A second timer of the application's own, next to the auto-configured one. */
     @Configuration(proxyBeanMethods = false)
@@ -297,7 +289,7 @@ class OptionalIntegrationsTest {
                         wheelTimer.newTimeout(new NamedTask("x"), Duration.ofSeconds(3));
                         assertThat(endpoint.timer("wheelTimer").getBody())
                                 .isInstanceOfSatisfying(WheelTimerEndpoint.TimerDetailDescriptor.class, detail -> {
-                                    assertThat(detail.pending()).isEqualTo(1L);
+                                    assertThat(detail.summary().pending()).isEqualTo(1L);
                                     assertThat(detail.upcoming())
                                             .containsExactly(new WheelTimerEndpoint.UpcomingTimeout("x", "PT3S"));
                                 });
@@ -322,34 +314,19 @@ class OptionalIntegrationsTest {
                     .run(context -> {
                         WheelTimerEndpoint endpoint = context.getBean(WheelTimerEndpoint.class);
                         HashedWheelTimer timer = context.getBean("wheelTimer", HashedWheelTimer.class);
-                        ManualTicker ticker = context.getBean(ManualTicker.class);
-                        CountDownLatch running = new CountDownLatch(1);
-                        CountDownLatch release = new CountDownLatch(1);
-                        timer.newTimeout(
-                                timeout -> {
-                                    running.countDown();
-                                    release.await(60, TimeUnit.SECONDS);
-                                },
-                                Duration.ofMillis(100));
-                        timer.newTimeout(new NamedTask("next"), Duration.ofMinutes(1));
-                        ExecutorService threads = Executors.newFixedThreadPool(2);
-                        try {
-                            Future<?> advance = threads.submit(() -> ticker.advance(Duration.ofMillis(100)));
-                            assertThat(running.await(60, TimeUnit.SECONDS)).isTrue();
-                            Future<Object> detail = threads.submit(
+                        try (StuckWorker stuck = new StuckWorker(timer)) {
+                            timer.newTimeout(new NamedTask("next"), Duration.ofMinutes(1));
+                            stuck.fire(context.getBean(ManualTicker.class));
+                            Future<Object> detail = stuck.threads.submit(
                                     () -> endpoint.timer("wheelTimer").getBody());
                             assertThat(detail)
                                     .succeedsWithin(Duration.ofSeconds(30))
                                     .isInstanceOfSatisfying(WheelTimerEndpoint.TimerDetailDescriptor.class, d -> {
-                                        assertThat(d.state()).isEqualTo("STARTED");
+                                        assertThat(d.summary().state()).isEqualTo("STARTED");
                                         assertThat(d.upcoming()).isEmpty();
                                         assertThat(d.upcomingUnavailable()).isNotBlank();
                                     });
-                            release.countDown();
-                            advance.get(60, TimeUnit.SECONDS);
-                        } finally {
-                            release.countDown();
-                            threads.shutdownNow();
+                            stuck.release();
                         }
                     });
         }
@@ -362,20 +339,14 @@ class OptionalIntegrationsTest {
                     .withPropertyValues(
                             "management.endpoints.web.exposure.include=wheeltimer",
                             "management.endpoint.wheeltimer.access=NONE")
-                    .run(context -> assertThat(context)
-                            .hasNotFailed()
-                            .hasBean("wheelTimer")
-                            .doesNotHaveBean(WheelTimerEndpoint.class));
+                    .run(theTimerWithout(WheelTimerEndpoint.class));
         }
 
         @Test
         void theEndpointIsNotCreatedWhenItIsNotExposed() {
             runner.withClassLoader(new FilteredClassLoader(MICROMETER, HEALTH))
                     .withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class))
-                    .run(context -> assertThat(context)
-                            .hasNotFailed()
-                            .hasBean("wheelTimer")
-                            .doesNotHaveBean(WheelTimerEndpoint.class));
+                    .run(theTimerWithout(WheelTimerEndpoint.class));
         }
     }
 
@@ -433,20 +404,10 @@ class OptionalIntegrationsTest {
                         WheelTimerHealthIndicator indicator = context.getBean(WheelTimerHealthIndicator.class);
                         HashedWheelTimer timer = context.getBean("wheelTimer", HashedWheelTimer.class);
                         ManualTicker ticker = context.getBean(ManualTicker.class);
-                        CountDownLatch running = new CountDownLatch(1);
-                        CountDownLatch release = new CountDownLatch(1);
-                        timer.newTimeout(
-                                timeout -> {
-                                    running.countDown();
-                                    release.await(60, TimeUnit.SECONDS);
-                                },
-                                Duration.ofMillis(100));
-                        ExecutorService advancing = Executors.newFixedThreadPool(2);
-                        try {
+                        try (StuckWorker stuck = new StuckWorker(timer)) {
                             // The first advance fires the blocking task; the worker then cannot follow the second.
-                            Future<?> first = advancing.submit(() -> ticker.advance(Duration.ofMillis(100)));
-                            assertThat(running.await(60, TimeUnit.SECONDS)).isTrue();
-                            Future<?> second = advancing.submit(() -> ticker.advance(Duration.ofSeconds(50)));
+                            stuck.fire(ticker);
+                            Future<?> second = stuck.threads.submit(() -> ticker.advance(Duration.ofSeconds(50)));
                             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                             while (ticker.nanoTime() < TimeUnit.SECONDS.toNanos(50) && System.nanoTime() < deadline) {
                                 Thread.sleep(5);
@@ -460,14 +421,10 @@ class OptionalIntegrationsTest {
                                     .isGreaterThan(Duration.ofSeconds(10));
                             assertThat(detail.get("state")).isEqualTo("STARTED");
 
-                            release.countDown();
-                            first.get(60, TimeUnit.SECONDS);
+                            stuck.release();
                             second.get(60, TimeUnit.SECONDS);
                             Health caughtUp = indicator.health(true);
                             assertThat(caughtUp.getStatus()).as("%s", caughtUp).isEqualTo(Status.UP);
-                        } finally {
-                            release.countDown();
-                            advancing.shutdownNow();
                         }
                     });
         }
@@ -476,10 +433,7 @@ class OptionalIntegrationsTest {
         void healthCanBeTurnedOff() {
             runner.withClassLoader(new FilteredClassLoader(MICROMETER, ACTUATOR))
                     .withPropertyValues("management.health.wheeltimer.enabled=false")
-                    .run(context -> assertThat(context)
-                            .hasNotFailed()
-                            .hasBean("wheelTimer")
-                            .doesNotHaveBean(WheelTimerHealthIndicator.class));
+                    .run(theTimerWithout(WheelTimerHealthIndicator.class));
         }
 
         /**
@@ -546,6 +500,53 @@ class OptionalIntegrationsTest {
     }
 
     // --- helpers ------------------------------------------------------------------------------
+
+    /**
+     * A task that holds the timer's worker until released, fired by an advance of the ticker on a
+     * thread of its own; closing it releases the task and stops the threads.
+     */
+    private static final class StuckWorker implements AutoCloseable {
+        /** For the advances, and for what a test does while the worker is held. */
+        final ExecutorService threads = Executors.newFixedThreadPool(2);
+
+        private final CountDownLatch running = new CountDownLatch(1);
+        private final CountDownLatch release = new CountDownLatch(1);
+        private Future<?> firing;
+
+        /** Schedules the task 100 ms ahead. */
+        StuckWorker(HashedWheelTimer timer) {
+            timer.newTimeout(
+                    timeout -> {
+                        running.countDown();
+                        release.await(60, TimeUnit.SECONDS);
+                    },
+                    Duration.ofMillis(100));
+        }
+
+        /** Advances {@code ticker} by 100 ms on another thread, and waits until the task holds the worker. */
+        void fire(ManualTicker ticker) throws InterruptedException {
+            firing = threads.submit(() -> ticker.advance(Duration.ofMillis(100)));
+            assertThat(running.await(60, TimeUnit.SECONDS)).isTrue();
+        }
+
+        /** Lets the task end, and waits until the advance that fired it returned. */
+        void release() throws Exception {
+            release.countDown();
+            firing.get(60, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() {
+            release.countDown();
+            threads.shutdownNow();
+        }
+    }
+
+    /** The context started, with the timer and without a bean of {@code type}. */
+    private static ContextConsumer<AssertableApplicationContext> theTimerWithout(Class<?> type) {
+        return context ->
+                assertThat(context).hasNotFailed().hasBean("wheelTimer").doesNotHaveBean(type);
+    }
 
     private static void checkAll(HealthContributor contributor) {
         if (contributor instanceof HealthIndicator indicator) {

@@ -3,6 +3,7 @@ package io.wheeltimer.spring.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.testing.ManualTicker;
@@ -124,16 +125,11 @@ class TimerLifecycleTest {
                         }
 
                         MeterRegistry meters = context.getBean(MeterRegistry.class);
-                        var lateness = meters.get("wheel.timer.lateness")
-                                .tag("name", "wheelTimer")
-                                .timer();
+                        Timer lateness = lateness(meters, "wheelTimer");
                         assertThat(lateness.count())
                                 .isEqualTo(26)
                                 .isEqualTo(wheelTimer.stats().expired());
-                        var auditLateness = meters.get("wheel.timer.lateness")
-                                .tag("name", "auditTimer")
-                                .timer();
-                        assertThat(auditLateness.count())
+                        assertThat(lateness(meters, "auditTimer").count())
                                 .isEqualTo(25)
                                 .isEqualTo(audit.stats().expired());
                         // Due at 10 ms steps on 100 ms ticks: each fires at most one tick late, never early.
@@ -166,5 +162,9 @@ class TimerLifecycleTest {
         HashedWheelTimer auditTimer(HashedWheelTimer.Builder builder) {
             return builder.name("audit").build();
         }
+    }
+
+    private static Timer lateness(MeterRegistry meters, String timer) {
+        return meters.get("wheel.timer.lateness").tag("name", timer).timer();
     }
 }

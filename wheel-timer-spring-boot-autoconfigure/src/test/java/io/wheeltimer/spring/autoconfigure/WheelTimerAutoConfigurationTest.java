@@ -121,14 +121,6 @@ class WheelTimerAutoConfigurationTest {
     }
 
     @Configuration(proxyBeanMethods = false)
-    static class ManualTime {
-        @Bean
-        ManualTicker manualTicker() {
-            return new ManualTicker();
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
     static class TimerExecutor {
         @Bean(destroyMethod = "shutdownNow")
         ExecutorService timerTasks() {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.RuntimeHints;
-import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.context.annotation.ImportRuntimeHints;
 
 /** The endpoint's answers can be written by Jackson in a native image. */
@@ -16,23 +15,14 @@ class WheelTimerEndpointRuntimeHintsTest {
     void everyAnswerIsBoundWithWhatItHolds() throws Exception {
         new WheelTimerEndpointRuntimeHints().registerHints(hints, getClass().getClassLoader());
 
-        for (Class<?> answer : new Class<?>[] {
-            WheelTimerEndpoint.TimersDescriptor.class,
-            WheelTimerEndpoint.TimerDescriptor.class,
-            WheelTimerEndpoint.TimerDetailDescriptor.class,
-            WheelTimerEndpoint.UpcomingTimeout.class,
-            WheelTimerEndpoint.StoppedDescriptor.class,
-            WheelTimerEndpoint.ProblemDescriptor.class
-        }) {
-            assertThat(RuntimeHintsPredicates.reflection().onType(answer))
-                    .as(answer.getName())
-                    .accepts(hints);
-            for (var component : answer.getRecordComponents()) {
-                assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(component.getAccessor()))
-                        .as(answer.getSimpleName() + "." + component.getName())
-                        .accepts(hints);
-            }
-        }
+        AnswerHints.assertBoundWithWhatTheyHold(
+                hints,
+                WheelTimerEndpoint.TimersDescriptor.class,
+                WheelTimerEndpoint.TimerDescriptor.class,
+                WheelTimerEndpoint.TimerDetailDescriptor.class,
+                WheelTimerEndpoint.UpcomingTimeout.class,
+                WheelTimerEndpoint.StoppedDescriptor.class,
+                WheelTimerEndpoint.ProblemDescriptor.class);
     }
 
     @Test

@@ -1,34 +1,44 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
-import static io.wheeltimer.spring.autoconfigure.durable.DurableTimerAutoConfigurationTest.awaitHolding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import io.wheeltimer.jdbc.DurableTimerTask;
-import io.wheeltimer.jdbc.JdbcDurableTimer;
-import io.wheeltimer.spring.autoconfigure.ActuatorHttp;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The {@code durable} object of {@code GET /actuator/wheeltimer} and the {@code wheelTimerDurable}
  * health over real HTTP, in a whole Boot application; a subclass per database.
  */
-abstract class DurableActuatorHttpTests {
+@SpringBootTest(
+        classes = DurableActuatorHttpTests.App.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            DurableApps.WITH_DATA_SOURCE,
+            "management.endpoints.web.exposure.include=wheeltimer,health",
+            "management.endpoint.health.show-details=always",
+            "wheel-timer.tick-duration=10ms",
+            "wheel-timer.durable.poll-interval=100ms",
+            "wheel-timer.durable.lookahead=3h",
+            "wheel-timer.durable.lease=1s",
+            "wheel-timer.durable.max-attempts=1",
+            "wheel-timer.durable.instance-id=" + DurableActuatorHttpTests.INSTANCE
+        })
+@DirtiesContext
+abstract class DurableActuatorHttpTests extends DurableHttpTests {
 
-    /** The properties of every subclass's {@code @SpringBootTest}. */
     static final String INSTANCE = "node-a";
 
     static class Handlers {
@@ -45,20 +55,6 @@ abstract class DurableActuatorHttpTests {
     @EnableAutoConfiguration
     @Import(Handlers.class)
     static class App {}
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcDurableTimer timer;
-
-    ActuatorHttp http;
-
-    @BeforeEach
-    void setUp() {
-        http = new ActuatorHttp(port);
-        awaitHolding(timer);
-    }
 
     @Test
     void theEndpointShowsTheDurableObject() {

@@ -11,35 +11,22 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The actuator views of durable timeouts on PostgreSQL, with a server of this class's own: stopped,
  * the health goes DOWN once the polls no longer keep up and the endpoint still answers; started again, the
  * health is UP again without a restart of the application.
  */
-@SpringBootTest(
-        classes = DurableActuatorHttpTests.App.class,
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@TestPropertySource(
         properties = {
-            DurableApps.WITH_DATA_SOURCE,
-            "management.endpoints.web.exposure.include=wheeltimer,health",
-            "management.endpoint.health.show-details=always",
             "wheel-timer.durable.initialize-schema=always",
-            "wheel-timer.tick-duration=10ms",
-            "wheel-timer.durable.poll-interval=100ms",
-            "wheel-timer.durable.lookahead=3h",
-            "wheel-timer.durable.lease=1s",
-            "wheel-timer.durable.max-attempts=1",
-            "wheel-timer.durable.instance-id=" + DurableActuatorHttpTests.INSTANCE,
             // Fail fast while the server is down, rather than wait 30 s for a connection.
             "spring.datasource.hikari.connection-timeout=500",
             "spring.datasource.hikari.validation-timeout=250"
         })
-@DirtiesContext
 class DurableActuatorPostgresTest extends DurableActuatorHttpTests {
 
     /** Closed by its shutdown hook, after the context: closing it first would leave the context polling a dead server. */
@@ -47,8 +34,7 @@ class DurableActuatorPostgresTest extends DurableActuatorHttpTests {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", server::jdbcUrl);
-        registry.add("spring.datasource.username", server::username);
+        DurableApps.useServer(registry, server);
     }
 
     @Test

@@ -1,6 +1,12 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
+import static org.awaitility.Awaitility.await;
+
+import io.wheeltimer.jdbc.JdbcDurableTimer;
 import io.wheeltimer.spring.autoconfigure.WheelTimerAutoConfiguration;
+import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
+import java.time.Duration;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -10,6 +16,7 @@ import org.springframework.boot.jdbc.autoconfigure.JdbcClientAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /** What the Boot tests of durable timeouts start from: an application with a DataSource, fast settings. */
 final class DurableApps {
@@ -47,6 +54,25 @@ final class DurableApps {
     static final String WITH_DATA_SOURCE = "spring.autoconfigure.exclude=${tests.without-redis}";
 
     private DurableApps() {}
+
+    /** Until the first poll wrote this instance's lease: from then on what it schedules it holds. */
+    static void awaitHolding(JdbcDurableTimer timer) {
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> timer.lastSuccessfulPoll().isPresent());
+    }
+
+    /** The application's durable timer, once it holds what it schedules ({@link #awaitHolding}). */
+    static JdbcDurableTimer holdingTimer(BeanFactory context) {
+        JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
+        awaitHolding(timer);
+        return timer;
+    }
+
+    /** Points the application's DataSource at {@code server}, a PostgreSQL server of the test's own. */
+    static void useServer(DynamicPropertyRegistry registry, EmbeddedPostgresServer server) {
+        registry.add("spring.datasource.url", server::jdbcUrl);
+        registry.add("spring.datasource.username", server::username);
+    }
 
     /** A runner of such an application on a new database of {@code database}. */
     static ApplicationContextRunner runner(Database database) {

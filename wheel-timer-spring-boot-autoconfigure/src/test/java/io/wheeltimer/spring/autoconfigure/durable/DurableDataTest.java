@@ -1,6 +1,5 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
-import static io.wheeltimer.spring.autoconfigure.durable.DurableTimerAutoConfigurationTest.awaitHolding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
@@ -75,8 +74,7 @@ class DurableDataTest {
     void aRecordIsStoredAsJsonAndReachesItsHandlerAsTheRecord(Database database) {
         runner(database).run(context -> {
             assertThat(context).hasSingleBean(DurableDataCodec.class);
-            JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-            awaitHolding(timer);
+            JdbcDurableTimer timer = DurableApps.holdingTimer(context);
             PaymentDeadline deadline = new PaymentDeadline("alice", new BigDecimal("12.50"));
 
             DurableTimeout later = timer.schedule("payment", "later", Duration.ofHours(1), deadline);
@@ -99,8 +97,7 @@ class DurableDataTest {
     @EnumSource(Database.class)
     void aListOfRecordsIsReadAsTheMethodsGenericType(Database database) {
         runner(database).run(context -> {
-            JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-            awaitHolding(timer);
+            JdbcDurableTimer timer = DurableApps.holdingTimer(context);
             List<Item> items = List.of(new Item("book", 2), new Item("pen", 10));
             timer.schedule("items", "o-1", Duration.ZERO, items);
             Handlers handlers = context.getBean(Handlers.class);
@@ -114,8 +111,7 @@ class DurableDataTest {
     @EnumSource(Database.class)
     void aStringHandlerGetsTheTextAsStored(Database database) {
         runner(database).run(context -> {
-            JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-            awaitHolding(timer);
+            JdbcDurableTimer timer = DurableApps.holdingTimer(context);
             timer.schedule("text", "plain", Duration.ZERO, "not JSON, \"as given\" ü");
             timer.schedule("text", "json", Duration.ZERO, new Item("book", 1));
             Handlers handlers = context.getBean(Handlers.class);
@@ -130,8 +126,7 @@ class DurableDataTest {
     @EnumSource(Database.class)
     void dataThatCannotBeReadFailsEachRunAndIsGivenUpNamingTaskKeyAndType(Database database) {
         runner(database).run(context -> {
-            JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-            awaitHolding(timer);
+            JdbcDurableTimer timer = DurableApps.holdingTimer(context);
             timer.schedule("strict", "o-9", Duration.ZERO, "{\"customer\": [unreadable");
 
             await().atMost(Duration.ofSeconds(30))
@@ -151,8 +146,7 @@ class DurableDataTest {
         runner(Database.H2)
                 .withPropertyValues("wheel-timer.durable.max-data-size=16B")
                 .run(context -> {
-                    JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-                    awaitHolding(timer);
+                    JdbcDurableTimer timer = DurableApps.holdingTimer(context);
                     timer.schedule("text", "small", Duration.ofHours(1), "0123456789abcdef");
                     assertThatIllegalArgumentException()
                             .isThrownBy(() -> timer.schedule("text", "large", Duration.ofHours(1), "0123456789abcdefg"))
@@ -177,8 +171,7 @@ class DurableDataTest {
         });
         DurableApps.runner(Database.H2).withBean(TextOnly.class).run(context -> {
             assertThat(context).hasNotFailed().doesNotHaveBean(DurableDataCodec.class);
-            JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-            awaitHolding(timer);
+            JdbcDurableTimer timer = DurableApps.holdingTimer(context);
             assertThatIllegalArgumentException()
                     .isThrownBy(() -> timer.schedule("text", "k", Duration.ofHours(1), new Item("book", 1)))
                     .withMessageContaining(Item.class.getName());
@@ -208,8 +201,7 @@ class DurableDataTest {
     void aDurableDataCodecOfTheApplicationsOwnReplacesTheJsonOne() {
         runner(Database.H2).withBean(DurableDataCodec.class, StarCodec::new).run(context -> {
             assertThat(context).getBean(DurableDataCodec.class).isInstanceOf(StarCodec.class);
-            JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-            awaitHolding(timer);
+            JdbcDurableTimer timer = DurableApps.holdingTimer(context);
             assertThat(timer.schedule("items", "o-1", Duration.ZERO, new Item("book", 3))
                             .data())
                     .isEqualTo("book*3");

@@ -42,8 +42,7 @@ class DurableHealthOutageTest {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        registry.add("spring.datasource.url", server::jdbcUrl);
-        registry.add("spring.datasource.username", server::username);
+        DurableApps.useServer(registry, server);
     }
 
     @LocalServerPort

@@ -78,28 +78,18 @@ class DurableStartupFailureReportTest {
         assertReport(List.of("--" + key + "=" + value), key, value, allowed, output);
     }
 
-    @ParameterizedTest(name = "{0} characters")
-    @CsvSource({"51", "0"})
-    void aTableNameTooLongOrEmptyIsReported(int length, CapturedOutput output) {
-        String name = "t".repeat(length);
-        assertReport(
-                List.of("--wheel-timer.durable.table-name=" + name),
-                "wheel-timer.durable.table-name",
-                name,
-                "at most 50 characters",
-                output);
-    }
-
-    @ParameterizedTest(name = "{0} characters")
-    @CsvSource({"201"})
-    void anInstanceIdTooLongIsReported(int length, CapturedOutput output) {
-        String id = "i".repeat(length);
-        assertReport(
-                List.of("--wheel-timer.durable.instance-id=" + id),
-                "wheel-timer.durable.instance-id",
-                id,
-                "a name of 1 to 200 characters",
-                output);
+    @ParameterizedTest(name = "{0} of {2} characters")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "wheel-timer.durable.table-name  | t | 51  | at most 50 characters",
+                "wheel-timer.durable.table-name  | t | 0   | at most 50 characters",
+                "wheel-timer.durable.instance-id | i | 201 | a name of 1 to 200 characters",
+            })
+    void aValueOfTheWrongLengthIsReported(
+            String key, String character, int length, String allowed, CapturedOutput output) {
+        String value = character.repeat(length);
+        assertReport(List.of("--" + key + "=" + value), key, value, allowed, output);
     }
 
     @ParameterizedTest(name = "wheel-timer.enabled=false")

@@ -1,14 +1,11 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
-import static io.wheeltimer.spring.autoconfigure.durable.DurableTimerAutoConfigurationTest.awaitHolding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import io.wheeltimer.jdbc.DurableTimerTask;
-import io.wheeltimer.jdbc.JdbcDurableTimer;
-import io.wheeltimer.spring.autoconfigure.ActuatorHttp;
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -17,13 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.TestPropertySource;
 
@@ -43,7 +40,11 @@ import org.springframework.test.context.TestPropertySource;
             "wheel-timer.durable.max-attempts=1",
             "wheel-timer.durable.instance-id=" + DurableTimeoutsEndpointHttpTests.INSTANCE
         })
-abstract class DurableTimeoutsEndpointHttpTests {
+@SpringBootTest(
+        classes = DurableTimeoutsEndpointHttpTests.App.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext
+abstract class DurableTimeoutsEndpointHttpTests extends DurableHttpTests {
 
     static final String INSTANCE = "node-a";
 
@@ -67,25 +68,11 @@ abstract class DurableTimeoutsEndpointHttpTests {
     @Import(Handlers.class)
     static class App {}
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JdbcDurableTimer timer;
-
     @Autowired
     JdbcClient jdbc;
 
     @Autowired
     Handlers handlers;
-
-    ActuatorHttp http;
-
-    @BeforeEach
-    void setUp() {
-        http = new ActuatorHttp(port);
-        awaitHolding(timer);
-    }
 
     @AfterEach
     void emptyTheTable() {

@@ -9,12 +9,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The {@code durabletimeouts} endpoint over HTTP with writes allowed and data shown
  * ({@code access=unrestricted}, {@code show-data=always}): every path, its JSON, and its errors; a
  * subclass per database.
  */
+@TestPropertySource(properties = {DurableTimeoutsEndpointTests.ACCESS, DurableTimeoutsEndpointTests.SHOW_DATA})
 abstract class DurableTimeoutsEndpointTests extends DurableTimeoutsEndpointHttpTests {
 
     static final String ACCESS = "management.endpoint.durabletimeouts.access=unrestricted";

@@ -1,5 +1,6 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
+import static io.wheeltimer.spring.autoconfigure.durable.DurableApps.awaitHolding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -87,8 +88,7 @@ class DurableTimerAutoConfigurationTest {
                 // executor of their own. (A name of no bean stops startup.)
                 .withPropertyValues("wheel-timer.annotation.executor=")
                 .run(context -> {
-                    JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-                    awaitHolding(timer);
+                    JdbcDurableTimer timer = DurableApps.holdingTimer(context);
                     timer.schedule("order-payment", "o-2", Duration.ZERO);
                     Handlers handlers = context.getBean(Handlers.class);
                     await().atMost(Duration.ofSeconds(30))
@@ -170,8 +170,7 @@ class DurableTimerAutoConfigurationTest {
                     assertThat(context).hasNotFailed();
                     HashedWheelTimer durableWheel = context.getBean("durableWheel", HashedWheelTimer.class);
                     HashedWheelTimer wheelTimer = context.getBean("wheelTimer", HashedWheelTimer.class);
-                    JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-                    awaitHolding(timer);
+                    JdbcDurableTimer timer = DurableApps.holdingTimer(context);
                     long before = wheelTimer.stats().scheduled();
                     timer.schedule("order-payment", "o-4", Duration.ofHours(1));
                     assertThat(durableWheel.pendingTimeouts()).isEqualTo(1);
@@ -236,8 +235,7 @@ class DurableTimerAutoConfigurationTest {
                 .withPropertyValues("wheel-timer.durable.instance-id=leaving")
                 .withBean(Handlers.class)
                 .run(context -> {
-                    JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-                    awaitHolding(timer);
+                    JdbcDurableTimer timer = DurableApps.holdingTimer(context);
                     timer.schedule("order-payment", "o-5", Duration.ofHours(1));
                     assertThat(timer.held()).isEqualTo(1);
                 });
@@ -251,11 +249,5 @@ class DurableTimerAutoConfigurationTest {
         assertThat(output.getAll())
                 .as("the durable timer disarmed its timeout before the wheel stopped")
                 .doesNotContain("pending timeouts never ran");
-    }
-
-    /** Until the first poll wrote this instance's lease: from then on what it schedules it holds. */
-    static void awaitHolding(JdbcDurableTimer timer) {
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> timer.lastSuccessfulPoll().isPresent());
     }
 }

@@ -2,11 +2,10 @@ package io.wheeltimer.spring.autoconfigure.durable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.wheeltimer.spring.autoconfigure.AnswerHints;
 import io.wheeltimer.spring.autoconfigure.durable.DurableTimerEndpointContributor.DurableDescriptor;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.RuntimeHints;
-import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.context.annotation.ImportRuntimeHints;
 
 /** The durable endpoints' answers can be written by Jackson in a native image. */
@@ -17,22 +16,14 @@ class DurableTimerEndpointRuntimeHintsTest {
         RuntimeHints hints = new RuntimeHints();
         new DurableTimerEndpointRuntimeHints().registerHints(hints, getClass().getClassLoader());
 
-        for (Class<?> answer : List.of(
+        AnswerHints.assertBoundWithWhatTheyHold(
+                hints,
                 DurableDescriptor.class,
                 DurableTimeoutsEndpoint.OverviewDescriptor.class,
                 DurableTimeoutsEndpoint.TimeoutsDescriptor.class,
                 DurableTimeoutsEndpoint.TimeoutDescriptor.class,
                 DurableTimeoutsEndpoint.RemovedDescriptor.class,
-                DurableTimeoutsEndpoint.ProblemDescriptor.class)) {
-            assertThat(RuntimeHintsPredicates.reflection().onType(answer))
-                    .as(answer.getSimpleName())
-                    .accepts(hints);
-            for (var component : answer.getRecordComponents()) {
-                assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(component.getAccessor()))
-                        .as(answer.getSimpleName() + "." + component.getName())
-                        .accepts(hints);
-            }
-        }
+                DurableTimeoutsEndpoint.ProblemDescriptor.class);
     }
 
     @Test

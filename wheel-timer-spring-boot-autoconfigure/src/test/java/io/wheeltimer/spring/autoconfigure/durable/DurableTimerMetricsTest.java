@@ -1,6 +1,6 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
-import static io.wheeltimer.spring.autoconfigure.durable.DurableTimerAutoConfigurationTest.awaitHolding;
+import static io.wheeltimer.spring.autoconfigure.durable.DurableApps.awaitHolding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -134,8 +134,7 @@ class DurableTimerMetricsTest {
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     MeterRegistry registry = context.getBean(MeterRegistry.class);
-                    JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-                    awaitHolding(timer);
+                    JdbcDurableTimer timer = DurableApps.holdingTimer(context);
                     int ancient = 50;
                     for (int i = 0; i < ancient; i++) {
                         timer.schedule("ok", "year-1000-" + i, Instant.parse("-1000-01-01T00:00:00Z"));
@@ -182,8 +181,7 @@ class DurableTimerMetricsTest {
                 .withBean(Handlers.class)
                 .withPropertyValues("wheel-timer.durable.max-attempts=1")
                 .run(context -> {
-                    JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-                    awaitHolding(timer);
+                    JdbcDurableTimer timer = DurableApps.holdingTimer(context);
                     timer.schedule("ok", "a", Duration.ZERO);
                     timer.schedule("broken", "b", Duration.ZERO);
                     await().atMost(Duration.ofSeconds(30)).until(() -> stopped.size() == 2);

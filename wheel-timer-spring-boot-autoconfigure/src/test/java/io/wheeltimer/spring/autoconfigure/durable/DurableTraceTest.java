@@ -1,6 +1,5 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
-import static io.wheeltimer.spring.autoconfigure.durable.DurableTimerAutoConfigurationTest.awaitHolding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -126,8 +125,7 @@ class DurableTraceTest {
         String stored;
         try (ConfigurableApplicationContext first = start("node-a")) {
             assertThat(first.getBean(DurableTimeoutContext.class)).isInstanceOf(TracingDurableTimeoutContext.class);
-            JdbcDurableTimer timer = first.getBean(JdbcDurableTimer.class);
-            awaitHolding(timer);
+            JdbcDurableTimer timer = DurableApps.holdingTimer(first);
             Tracer tracer = first.getBean(Tracer.class);
             Observation order = Observation.start("place-order", first.getBean(ObservationRegistry.class));
             try (Observation.Scope scope = order.openScope()) {
@@ -170,8 +168,7 @@ class DurableTraceTest {
     void scheduledWithoutASpanNothingIsStoredAndTheRunStartsATraceOfItsOwn() {
         RUNS.clear();
         try (ConfigurableApplicationContext context = start("alone")) {
-            JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-            awaitHolding(timer);
+            JdbcDurableTimer timer = DurableApps.holdingTimer(context);
             timer.schedule("order-payment", "o-2", Duration.ofHours(1));
             assertThat(storedContext(context, timer, "o-2")).isNull();
             timer.schedule("order-payment", "o-2", Duration.ZERO);
@@ -188,8 +185,7 @@ class DurableTraceTest {
                 .withUserConfiguration(UntracedOrders.class)
                 .run(context -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean(DurableTimeoutContext.class);
-                    JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-                    awaitHolding(timer);
+                    JdbcDurableTimer timer = DurableApps.holdingTimer(context);
                     timer.schedule("order-payment", "o-3", Duration.ofHours(1));
                     assertThat(storedContext(context, timer, "o-3")).isNull();
                     timer.schedule("order-payment", "o-3", Duration.ZERO);

@@ -1,6 +1,5 @@
 package io.wheeltimer.spring.autoconfigure.durable;
 
-import static io.wheeltimer.spring.autoconfigure.durable.DurableTimerAutoConfigurationTest.awaitHolding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -98,8 +97,7 @@ class HandlerTransactionTest {
     void theHandlersWritesCommitWithTheRemovalOfItsTimeout(Database database) {
         DurableApps.runner(database).withUserConfiguration(App.class).run(context -> {
             assertThat(context).hasNotFailed();
-            JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-            awaitHolding(timer);
+            JdbcDurableTimer timer = DurableApps.holdingTimer(context);
             Orders orders = context.getBean(Orders.class);
             orders.place("o-1", Duration.ofMillis(100));
             assertThat(timer.find("order-payment", "o-1")).isPresent();
@@ -118,8 +116,7 @@ class HandlerTransactionTest {
                 .withUserConfiguration(App.class)
                 .withPropertyValues("wheel-timer.durable.max-attempts=2")
                 .run(context -> {
-                    JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-                    awaitHolding(timer);
+                    JdbcDurableTimer timer = DurableApps.holdingTimer(context);
                     timer.schedule("broken", "o-2", Duration.ZERO);
                     Orders orders = context.getBean(Orders.class);
 
@@ -141,8 +138,7 @@ class HandlerTransactionTest {
     @EnumSource(Database.class)
     void scheduleAndCancelTakePartInTheCallersTransaction(Database database) {
         DurableApps.runner(database).withUserConfiguration(App.class).run(context -> {
-            JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-            awaitHolding(timer);
+            JdbcDurableTimer timer = DurableApps.holdingTimer(context);
             Orders orders = context.getBean(Orders.class);
 
             assertThatThrownBy(() -> orders.placeThenFail("o-3")).hasMessage("card declined");

@@ -139,7 +139,7 @@ class MultiInstanceTest {
         }
         // And timeouts each instance schedules, held by it from the start.
         for (ConfigurableApplicationContext instance : instances) {
-            JdbcDurableTimer timer = awaitHolding(instance);
+            JdbcDurableTimer timer = DurableApps.holdingTimer(instance);
             for (int i = 0; i < 20; i++) {
                 String key = timer.instanceId() + "-" + i;
                 timer.schedule(
@@ -167,8 +167,8 @@ class MultiInstanceTest {
         Duration lease = Duration.ofSeconds(30);
         ConfigurableApplicationContext leaving = start("leaving", lease, AlphaHandler.class);
         start("staying", lease, AlphaHandler.class);
-        JdbcDurableTimer timer = awaitHolding(leaving);
-        awaitHolding(instances.get(1));
+        JdbcDurableTimer timer = DurableApps.holdingTimer(leaving);
+        DurableApps.holdingTimer(instances.get(1));
         Instant deadline = Instant.now().plusSeconds(2);
         List<String> keys = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
@@ -195,7 +195,7 @@ class MultiInstanceTest {
     void anInstanceWithoutTheHandlerOfATaskNeverClaimsIt() throws InterruptedException {
         // The old version handles alpha only; the new one alpha and beta.
         ConfigurableApplicationContext oldVersion = start("old", Duration.ofSeconds(5), AlphaHandler.class);
-        JdbcDurableTimer old = awaitHolding(oldVersion);
+        JdbcDurableTimer old = DurableApps.holdingTimer(oldVersion);
         JdbcDurableTimer unheld = unstartedTimer();
         List<String> betaKeys = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
@@ -237,12 +237,6 @@ class MultiInstanceTest {
                 .run("--" + DurableApps.WITH_DATA_SOURCE);
         instances.add(context);
         return context;
-    }
-
-    private static JdbcDurableTimer awaitHolding(ConfigurableApplicationContext context) {
-        JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-        DurableTimerAutoConfigurationTest.awaitHolding(timer);
-        return timer;
     }
 
     /** A durable timer never started: what it schedules is left unheld, for a poll to claim. */

@@ -85,8 +85,7 @@ class SchemaInitializationTest {
                         assertThat(context).hasNotFailed();
                         assertTablesExist(context, "order_deadlines");
                         assertNoTable(context, "wheel_timer_timeouts");
-                        JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-                        DurableTimerAutoConfigurationTest.awaitHolding(timer);
+                        JdbcDurableTimer timer = DurableApps.holdingTimer(context);
                         timer.schedule("t", "k", Duration.ofHours(1));
                         assertThat(context.getBean(JdbcTemplate.class)
                                         .queryForObject("SELECT COUNT(*) FROM order_deadlines", Integer.class))
@@ -126,8 +125,7 @@ class SchemaInitializationTest {
                                             + " AND TABLE_NAME = 'order_deadlines' AND COLUMN_NAME = 'timeout_key'",
                                     String.class))
                             .isEqualTo(keyType);
-                    JdbcDurableTimer timer = context.getBean(JdbcDurableTimer.class);
-                    DurableTimerAutoConfigurationTest.awaitHolding(timer);
+                    JdbcDurableTimer timer = DurableApps.holdingTimer(context);
                     timer.schedule("t", "k", Duration.ofHours(1));
                     timer.schedule("t", "K", Duration.ofHours(1));
                     assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM order_deadlines", Integer.class))
