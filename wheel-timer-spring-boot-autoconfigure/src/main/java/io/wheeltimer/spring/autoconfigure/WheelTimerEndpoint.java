@@ -1,7 +1,6 @@
 package io.wheeltimer.spring.autoconfigure;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
-import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.wheeltimer.HashedWheelTimer;
 import io.wheeltimer.TimeoutInfo;
 import io.wheeltimer.TimerStats;
@@ -171,15 +170,45 @@ public class WheelTimerEndpoint {
     }
 
     /**
-     * One timer's summary fields, written as fields of their own, then its soonest pending timeouts;
-     * {@code upcomingUnavailable} (only when a task holds the worker) says why the list is empty.
+     * One timer's summary fields, then its soonest pending timeouts; {@code upcomingUnavailable}
+     * (only when a task holds the worker) says why the list is empty.
      */
     public record TimerDetailDescriptor(
-            @JsonUnwrapped TimerDescriptor summary, List<UpcomingTimeout> upcoming, String upcomingUnavailable)
+            String state,
+            String tickDuration,
+            int ticksPerWheel,
+            long maxPendingTimeouts,
+            boolean hierarchical,
+            long pending,
+            long scheduled,
+            long expired,
+            long cancelled,
+            long rejected,
+            long failed,
+            long ticks,
+            String tickLag,
+            List<UpcomingTimeout> upcoming,
+            String upcomingUnavailable)
             implements OperationResponseBody {
 
         static TimerDetailDescriptor of(HashedWheelTimer timer, List<UpcomingTimeout> upcoming, String unavailable) {
-            return new TimerDetailDescriptor(TimerDescriptor.of(timer), upcoming, unavailable);
+            TimerDescriptor s = TimerDescriptor.of(timer);
+            return new TimerDetailDescriptor(
+                    s.state(),
+                    s.tickDuration(),
+                    s.ticksPerWheel(),
+                    s.maxPendingTimeouts(),
+                    s.hierarchical(),
+                    s.pending(),
+                    s.scheduled(),
+                    s.expired(),
+                    s.cancelled(),
+                    s.rejected(),
+                    s.failed(),
+                    s.ticks(),
+                    s.tickLag(),
+                    upcoming,
+                    unavailable);
         }
     }
 

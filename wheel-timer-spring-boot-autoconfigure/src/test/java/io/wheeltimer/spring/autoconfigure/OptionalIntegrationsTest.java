@@ -289,7 +289,7 @@ class OptionalIntegrationsTest {
                         wheelTimer.newTimeout(new NamedTask("x"), Duration.ofSeconds(3));
                         assertThat(endpoint.timer("wheelTimer").getBody())
                                 .isInstanceOfSatisfying(WheelTimerEndpoint.TimerDetailDescriptor.class, detail -> {
-                                    assertThat(detail.summary().pending()).isEqualTo(1L);
+                                    assertThat(detail.pending()).isEqualTo(1L);
                                     assertThat(detail.upcoming())
                                             .containsExactly(new WheelTimerEndpoint.UpcomingTimeout("x", "PT3S"));
                                 });
@@ -322,7 +322,7 @@ class OptionalIntegrationsTest {
                             assertThat(detail)
                                     .succeedsWithin(Duration.ofSeconds(30))
                                     .isInstanceOfSatisfying(WheelTimerEndpoint.TimerDetailDescriptor.class, d -> {
-                                        assertThat(d.summary().state()).isEqualTo("STARTED");
+                                        assertThat(d.state()).isEqualTo("STARTED");
                                         assertThat(d.upcoming()).isEmpty();
                                         assertThat(d.upcomingUnavailable()).isNotBlank();
                                     });
