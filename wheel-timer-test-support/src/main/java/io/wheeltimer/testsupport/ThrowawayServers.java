@@ -15,11 +15,17 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
- * What the throwaway database servers share: a free port to start on, the start of the server's process
- * and the wait for its first connection, their log read from where a command began (for the error that
- * command's failure reports), and the shutdown hook let go of at a close.
+ * What the throwaway database servers share: a free port to start on (and another when the first was
+ * taken meanwhile), the start of the server's process and the wait for its first connection, a command
+ * run to its end, their log read from where a command began (for the error that command's failure
+ * reports), the check of a database name, and at a close the shutdown hook let go of and the directory
+ * deleted.
  */
 public final class ThrowawayServers {
 
@@ -41,18 +47,91 @@ public final class ThrowawayServers {
     public record Awaited(boolean accepting, SQLException lastError) {}
 
     /**
+     * Sets a server up on a free port of {@code host}: {@code launch} starts it on the port it is given, and
+     * throws {@link IllegalStateException} if it does not come up. Another process may bind the port between
+     * {@link #freePort} and the server's bind: when what the server added to {@code log} meanwhile contains
+     * one of {@code portTaken}, it is launched again on another port, {@code attempts} times at most.
+     */
+    public static void startOnFreePort(String host, int attempts, Path log, IntConsumer launch, String... portTaken) {
+        for (int attempt = 1; ; attempt++) {
+            long logStart = logSize(log);
+            try {
+                launch.accept(freePort(host));
+                return;
+            } catch (IllegalStateException e) {
+                String added = readLog(log, logStart);
+                if (attempt == attempts || List.of(portTaken).stream().noneMatch(added::contains)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** A process builder for {@code command} in {@code directory}, its output and errors written to {@code output}. */
+    public static ProcessBuilder processBuilder(List<String> command, Path directory, Path output) {
+        return new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile());
+    }
+
+    /**
      * Starts {@code command} in {@code directory}, its output and errors written to {@code output};
      * {@code server} names the server in the error when it cannot be run.
      */
     public static Process start(String server, List<String> command, Path directory, Path output) {
         try {
-            return new ProcessBuilder(command)
-                    .directory(directory.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
-                    .start();
+            return processBuilder(command, directory, output).start();
         } catch (IOException e) {
             throw new UncheckedIOException(server + ": could not run " + String.join(" ", command), e);
+        }
+    }
+
+    /**
+     * Runs what {@code builder} (from {@link #processBuilder}, writing to {@code output}) starts until it
+     * ends, for at most {@code timeout}; fails if it fails or takes longer, with the command, its output
+     * and then what {@code diagnostics} adds (a server's log, say). {@code server} and {@code what} name
+     * the server and the command in the error.
+     */
+    public static void runToCompletion(
+            String server,
+            String what,
+            ProcessBuilder builder,
+            Path output,
+            Duration timeout,
+            Supplier<String> diagnostics) {
+        String command = String.join(" ", builder.command());
+        try {
+            Process process = builder.start();
+            boolean finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!finished) {
+                process.destroyForcibly();
+            }
+            if (!finished || process.exitValue() != 0) {
+                throw new IllegalStateException(server + ": " + what + " "
+                        + (finished ? "failed with exit code " + process.exitValue() : "took over " + timeout)
+                        + "\n  command: " + command
+                        + "\n--- its output ---\n" + Files.readString(output, StandardCharsets.UTF_8)
+                        + diagnostics.get());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(server + ": could not run " + command, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(server + ": interrupted during " + what, e);
+        }
+    }
+
+    /**
+     * Waits at most {@code timeout} for {@code process} to end; whether it ended. An interrupt ends the wait
+     * early (the thread's flag set again).
+     */
+    public static boolean waitFor(Process process, Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !process.isAlive();
         }
     }
 
@@ -77,6 +156,43 @@ public final class ThrowawayServers {
             }
         }
         return new Awaited(false, last);
+    }
+
+    /**
+     * {@code database} if it is a name no SQL needs to quote: 1 to {@code maxLength} lower-case letters,
+     * digits and {@code _}, not starting with a digit.
+     *
+     * @throws IllegalArgumentException otherwise, naming it
+     */
+    public static String checkDatabaseName(String database, int maxLength) {
+        if (database == null || !Pattern.matches("[a-z_][a-z0-9_]{0," + (maxLength - 1) + "}", database)) {
+            throw new IllegalArgumentException("database name '" + database + "' is not allowed: use 1 to " + maxLength
+                    + " lower-case letters, digits and _, not starting with a digit");
+        }
+        return database;
+    }
+
+    /** Deletes a server's {@code directory} at its close, if it is there; {@code server} names it in the error. */
+    public static void deleteDirectory(String server, Path directory) {
+        try {
+            if (Files.exists(directory)) {
+                Directories.deleteRecursively(directory);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not delete the " + server + " test directory " + directory, e);
+        }
+    }
+
+    /**
+     * Runs a server's {@code close}, from its shutdown hook: a failure is printed to the standard error,
+     * prefixed by {@code server}, since nothing can catch it there.
+     */
+    public static void closeQuietly(String server, Runnable close) {
+        try {
+            close.run();
+        } catch (RuntimeException e) {
+            System.err.println(server + ": " + e);
+        }
     }
 
     /**

@@ -1,20 +1,15 @@
 package io.wheeltimer.testsupport.mariadb;
 
-import io.wheeltimer.testsupport.Directories;
+import io.wheeltimer.testsupport.ThrowawayServer;
 import io.wheeltimer.testsupport.ThrowawayServers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.mariadb.jdbc.MariaDbDataSource;
 
@@ -41,7 +36,7 @@ import org.mariadb.jdbc.MariaDbDataSource;
  * <p>Thread-safe. Every method throws unchecked exceptions: {@link IllegalStateException} with the failing
  * command and the server's log when MariaDB does not come up or go down.
  */
-public final class MariaDbServer implements AutoCloseable {
+public final class MariaDbServer implements ThrowawayServer {
 
     /** The user every test connects as; it needs no password and may do anything. */
     public static final String USERNAME = "test";
@@ -53,21 +48,11 @@ public final class MariaDbServer implements AutoCloseable {
     public static final int MAX_CONNECTIONS = 300;
 
     private static final String HOST = "127.0.0.1";
-    private static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,63}");
+    private static final int DATABASE_NAME_LENGTH = 64;
     private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration STOP_TIMEOUT = Duration.ofMinutes(1);
     private static final int PORT_ATTEMPTS = 5;
-
-    /** Where Debian and most distributions put the server and the tool that creates its system tables. */
-    private static final List<String> SERVER_LOCATIONS =
-            List.of("/usr/sbin/mariadbd", "/usr/bin/mariadbd", "/usr/sbin/mysqld", "/usr/bin/mysqld");
-
-    private static final List<String> INSTALL_DB_LOCATIONS = List.of(
-            "/usr/bin/mariadb-install-db",
-            "/usr/sbin/mariadb-install-db",
-            "/usr/bin/mysql_install_db",
-            "/usr/sbin/mysql_install_db");
 
     private final Path server;
     private final Path installDb;
@@ -96,12 +81,12 @@ public final class MariaDbServer implements AutoCloseable {
 
     /** Creates a new server in a temporary directory and starts it on a free port of 127.0.0.1. */
     public static MariaDbServer start() {
-        Path server = find("mariadbd", SERVER_LOCATIONS);
-        Path installDb = find("mariadb-install-db", INSTALL_DB_LOCATIONS);
+        Path server = MariaDbPrograms.server();
+        Path installDb = MariaDbPrograms.installDb();
         MariaDbServer mariaDb;
         try {
             Path directory = Files.createTempDirectory("wheel-timer-mariadb-");
-            mariaDb = new MariaDbServer(server, installDb, isRoot(), directory);
+            mariaDb = new MariaDbServer(server, installDb, MariaDbPrograms.isRoot(), directory);
         } catch (IOException e) {
             throw new UncheckedIOException("Could not prepare a directory for MariaDB", e);
         }
@@ -116,7 +101,7 @@ public final class MariaDbServer implements AutoCloseable {
         return mariaDb;
     }
 
-    /** The TCP port on 127.0.0.1; the same for the server's whole life, across {@link #stop()}. */
+    @Override
     public synchronized int port() {
         return port;
     }
@@ -126,30 +111,27 @@ public final class MariaDbServer implements AutoCloseable {
         return HOST;
     }
 
-    /** The MariaDB Connector/J URL of database {@value #DEFAULT_DATABASE}. */
-    public String jdbcUrl() {
-        return jdbcUrl(DEFAULT_DATABASE);
+    /** {@value #DEFAULT_DATABASE}. */
+    @Override
+    public String defaultDatabase() {
+        return DEFAULT_DATABASE;
     }
 
-    /**
-     * The MariaDB Connector/J URL of {@code database} (lower-case letters, digits and {@code _}); it need not
-     * exist yet.
-     */
+    /** The MariaDB Connector/J URL of {@code database}; at most 64 characters. */
+    @Override
     public synchronized String jdbcUrl(String database) {
-        return "jdbc:mariadb://" + HOST + ":" + port + "/" + checkDatabaseName(database);
+        return "jdbc:mariadb://" + HOST + ":" + port + "/"
+                + ThrowawayServers.checkDatabaseName(database, DATABASE_NAME_LENGTH);
     }
 
-    /** The user to connect as, {@value #USERNAME}, with no password. */
+    /** {@value #USERNAME}. */
+    @Override
     public String username() {
         return USERNAME;
     }
 
-    /** A new data source for database {@value #DEFAULT_DATABASE}, one connection per {@code getConnection()}. */
-    public DataSource dataSource() {
-        return dataSource(DEFAULT_DATABASE);
-    }
-
     /** A new MariaDB Connector/J data source for {@code database}, one connection per {@code getConnection()}. */
+    @Override
     public DataSource dataSource(String database) {
         try {
             MariaDbDataSource dataSource = new MariaDbDataSource(jdbcUrl(database));
@@ -160,25 +142,8 @@ public final class MariaDbServer implements AutoCloseable {
         }
     }
 
-    /**
-     * Creates an empty database named {@code name} (lower-case letters, digits and {@code _}, at most 64) with
-     * the server's default character set, and returns its MariaDB Connector/J URL.
-     */
-    public String createDatabase(String name) {
-        String url = jdbcUrl(name);
-        try (Connection connection = dataSource().getConnection();
-                Statement statement = connection.createStatement()) {
-            statement.execute("CREATE DATABASE " + name);
-        } catch (SQLException e) {
-            throw new IllegalStateException("Could not create database " + name + " on " + jdbcUrl() + ": " + e, e);
-        }
-        return url;
-    }
-
-    /**
-     * Shuts the server down cleanly (open connections are ended, new ones refused) and keeps its data and port
-     * for {@link #startAgain()}; fails if it is not running.
-     */
+    /** Shuts the server down cleanly, as {@link ThrowawayServer#stop()} says. */
+    @Override
     public synchronized void stop() {
         checkNotClosed("stop");
         if (process == null) {
@@ -187,19 +152,16 @@ public final class MariaDbServer implements AutoCloseable {
         Process stopping = process;
         process = null;
         stopping.destroy(); // SIGTERM: mariadbd shuts down cleanly
-        if (!waitFor(stopping, STOP_TIMEOUT)) {
+        if (!ThrowawayServers.waitFor(stopping, STOP_TIMEOUT)) {
             stopping.destroyForcibly();
-            waitFor(stopping, STOP_TIMEOUT);
+            ThrowawayServers.waitFor(stopping, STOP_TIMEOUT);
             throw new IllegalStateException("The MariaDB server on port " + port + " did not shut down within "
                     + STOP_TIMEOUT + " of SIGTERM and was killed\n--- server log " + errorLog + " ---\n"
                     + ThrowawayServers.readLog(errorLog, 0));
         }
     }
 
-    /**
-     * Starts the server after {@link #stop()} on the same port with the same data, and returns once it accepts
-     * connections; fails if it is running, or if something else has taken the port meanwhile.
-     */
+    @Override
     public synchronized void startAgain() {
         checkNotClosed("startAgain");
         if (process != null) {
@@ -208,12 +170,11 @@ public final class MariaDbServer implements AutoCloseable {
         launch();
     }
 
-    /** Whether the server is running: started and not {@linkplain #stop() stopped} or closed. */
+    @Override
     public synchronized boolean isRunning() {
         return process != null && process.isAlive();
     }
 
-    /** Kills the server at once and deletes its directory, data included; later calls do nothing. */
     @Override
     public void close() {
         ThrowawayServers.removeShutdownHook(shutdownHook);
@@ -255,7 +216,14 @@ public final class MariaDbServer implements AutoCloseable {
             command.add("--user=root");
         }
         command.addAll(engineOptions());
-        runToCompletion("mariadb-install-db", command);
+        Path output = directory.resolve("mariadb-install-db.out");
+        ThrowawayServers.runToCompletion(
+                "MariaDB test server",
+                "mariadb-install-db",
+                ThrowawayServers.processBuilder(command, directory, output),
+                output,
+                COMMAND_TIMEOUT,
+                () -> "");
     }
 
     /** Options that both the system tables' creation and the server take, so that the server need not redo them. */
@@ -268,21 +236,16 @@ public final class MariaDbServer implements AutoCloseable {
     }
 
     private synchronized void startOnFreePort() {
-        for (int attempt = 1; ; attempt++) {
-            port = ThrowawayServers.freePort(HOST);
-            long logStart = ThrowawayServers.logSize(errorLog);
-            try {
-                launch();
-                return;
-            } catch (IllegalStateException e) {
-                // Another process may have bound the port between freePort() and the server's bind.
-                String log = ThrowawayServers.readLog(errorLog, logStart);
-                boolean portTaken = log.contains("Bind on TCP/IP port") || log.contains("Address already in use");
-                if (attempt == PORT_ATTEMPTS || !portTaken) {
-                    throw e;
-                }
-            }
-        }
+        ThrowawayServers.startOnFreePort(
+                HOST,
+                PORT_ATTEMPTS,
+                errorLog,
+                free -> {
+                    port = free;
+                    launch();
+                },
+                "Bind on TCP/IP port",
+                "Address already in use");
     }
 
     /** Starts mariadbd on {@link #port} and waits until it accepts the test user's connections. */
@@ -316,7 +279,7 @@ public final class MariaDbServer implements AutoCloseable {
         }
         boolean exited = !started.isAlive();
         started.destroyForcibly();
-        waitFor(started, STOP_TIMEOUT);
+        ThrowawayServers.waitFor(started, STOP_TIMEOUT);
         throw new IllegalStateException("MariaDB test server: mariadbd "
                 + (exited
                         ? "exited with code " + started.exitValue()
@@ -326,35 +289,8 @@ public final class MariaDbServer implements AutoCloseable {
                 + ThrowawayServers.readLog(errorLog, logStart));
     }
 
-    private void runToCompletion(String what, List<String> command) {
-        Path output = directory.resolve(what + ".out");
-        try {
-            Process process = new ProcessBuilder(command)
-                    .directory(directory.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile())
-                    .start();
-            boolean finished = waitFor(process, COMMAND_TIMEOUT);
-            if (!finished) {
-                process.destroyForcibly();
-            }
-            if (!finished || process.exitValue() != 0) {
-                throw new IllegalStateException("MariaDB test server: " + what + " "
-                        + (finished ? "failed with exit code " + process.exitValue() : "took over " + COMMAND_TIMEOUT)
-                        + "\n  command: " + String.join(" ", command)
-                        + "\n--- its output ---\n" + Files.readString(output, StandardCharsets.UTF_8));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("MariaDB test server: could not run " + String.join(" ", command), e);
-        }
-    }
-
     private void closeQuietly() {
-        try {
-            closeQuietlyOrThrow();
-        } catch (RuntimeException e) {
-            System.err.println("MariaDbServer: " + e);
-        }
+        ThrowawayServers.closeQuietly("MariaDbServer", this::closeQuietlyOrThrow);
     }
 
     private synchronized void closeQuietlyOrThrow() {
@@ -364,67 +300,15 @@ public final class MariaDbServer implements AutoCloseable {
         closed = true;
         if (process != null) {
             process.destroyForcibly();
-            waitFor(process, STOP_TIMEOUT);
+            ThrowawayServers.waitFor(process, STOP_TIMEOUT);
             process = null;
         }
-        try {
-            if (Files.exists(directory)) {
-                Directories.deleteRecursively(directory);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not delete the MariaDB test directory " + directory, e);
-        }
+        ThrowawayServers.deleteDirectory("MariaDB", directory);
     }
 
     private void checkNotClosed(String method) {
         if (closed) {
             throw new IllegalStateException(method + "() on a closed MariaDB server (port " + port + ")");
-        }
-    }
-
-    private static String checkDatabaseName(String database) {
-        if (database == null || !DATABASE_NAME.matcher(database).matches()) {
-            throw new IllegalArgumentException("database name '" + database + "' is not allowed: use 1 to 64 "
-                    + "lower-case letters, digits and _, not starting with a digit");
-        }
-        return database;
-    }
-
-    /** The program {@code name} at the first of {@code locations} that exists, or on the {@code PATH}. */
-    private static Path find(String name, List<String> locations) {
-        List<Path> candidates = new ArrayList<>();
-        locations.forEach(location -> candidates.add(Path.of(location)));
-        String path = System.getenv("PATH");
-        if (path != null) {
-            for (String dir : path.split(":")) {
-                if (!dir.isEmpty()) {
-                    candidates.add(Path.of(dir, name));
-                }
-            }
-        }
-        return candidates.stream()
-                .filter(Files::isExecutable)
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("MariaDbServer needs MariaDB's " + name + ", which is at "
-                        + "none of " + locations + " nor on the PATH. Install Debian's mariadb-server package "
-                        + "(wheel-timer-test-support/src/main/sh/ensure-mariadb.sh does, as root)."));
-    }
-
-    private static boolean isRoot() throws IOException {
-        Path probe = Files.createTempFile("wheel-timer-uid-", ".probe");
-        try {
-            return (Integer) Files.getAttribute(probe, "unix:uid") == 0;
-        } finally {
-            Files.delete(probe);
-        }
-    }
-
-    private static boolean waitFor(Process process, Duration timeout) {
-        try {
-            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return !process.isAlive();
         }
     }
 }

@@ -1,23 +1,17 @@
 package io.wheeltimer.testsupport.postgres;
 
-import io.wheeltimer.testsupport.Directories;
+import io.wheeltimer.testsupport.ThrowawayServer;
 import io.wheeltimer.testsupport.ThrowawayServers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -44,7 +38,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * <p>Thread-safe. Every method throws unchecked exceptions: {@link IllegalStateException} with the failing
  * command's output and the server's log when PostgreSQL does not come up or go down.
  */
-public final class EmbeddedPostgresServer implements AutoCloseable {
+public final class EmbeddedPostgresServer implements ThrowawayServer {
 
     /** The superuser the cluster is created with; it needs no password. */
     public static final String USERNAME = "test";
@@ -56,7 +50,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     public static final int MAX_CONNECTIONS = 300;
 
     private static final String HOST = "127.0.0.1";
-    private static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+    /** PostgreSQL's limit on an identifier; PgBouncer's URLs check it too. */
+    static final int DATABASE_NAME_LENGTH = 63;
+
     private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(3);
     private static final int PG_CTL_WAIT_SECONDS = 120;
     private static final int PORT_ATTEMPTS = 5;
@@ -120,60 +116,41 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         return server;
     }
 
-    /** The TCP port on 127.0.0.1; the same for the server's whole life, across {@link #stop()}. */
+    @Override
     public synchronized int port() {
         return port;
     }
 
-    /** The JDBC URL of database {@value #DEFAULT_DATABASE}. */
-    public String jdbcUrl() {
-        return jdbcUrl(DEFAULT_DATABASE);
+    /** {@value #DEFAULT_DATABASE}. */
+    @Override
+    public String defaultDatabase() {
+        return DEFAULT_DATABASE;
     }
 
-    /** The JDBC URL of {@code database} (lower-case letters, digits and {@code _}); it need not exist yet. */
+    /** The JDBC URL of {@code database}; at most 63 characters. */
+    @Override
     public synchronized String jdbcUrl(String database) {
-        return "jdbc:postgresql://" + HOST + ":" + port + "/" + checkDatabaseName(database);
+        return "jdbc:postgresql://" + HOST + ":" + port + "/"
+                + ThrowawayServers.checkDatabaseName(database, DATABASE_NAME_LENGTH);
     }
 
-    /** The user to connect as, {@value #USERNAME}; any password, or none, is accepted. */
+    /** {@value #USERNAME}; any password, or none, is accepted. */
+    @Override
     public String username() {
         return USERNAME;
     }
 
-    /** A new data source for database {@value #DEFAULT_DATABASE}, one connection per {@code getConnection()}. */
-    public DataSource dataSource() {
-        return dataSource(DEFAULT_DATABASE);
-    }
-
-    /** A new data source for {@code database}, one connection per {@code getConnection()}. */
+    @Override
     public synchronized DataSource dataSource(String database) {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setServerNames(new String[] {HOST});
         dataSource.setPortNumbers(new int[] {port});
-        dataSource.setDatabaseName(checkDatabaseName(database));
+        dataSource.setDatabaseName(ThrowawayServers.checkDatabaseName(database, DATABASE_NAME_LENGTH));
         dataSource.setUser(USERNAME);
         return dataSource;
     }
 
-    /**
-     * Creates an empty database named {@code name} (lower-case letters, digits and {@code _}, at most 63) and
-     * returns its JDBC URL.
-     */
-    public String createDatabase(String name) {
-        String url = jdbcUrl(name);
-        try (Connection connection = dataSource().getConnection();
-                Statement statement = connection.createStatement()) {
-            statement.execute("CREATE DATABASE " + name);
-        } catch (SQLException e) {
-            throw new IllegalStateException("Could not create database " + name + " on " + jdbcUrl() + ": " + e, e);
-        }
-        return url;
-    }
-
-    /**
-     * Stops the server (open connections are ended, new ones refused) and keeps its data and port for
-     * {@link #startAgain()}; fails if it is not running.
-     */
+    @Override
     public synchronized void stop() {
         checkNotClosed("stop");
         if (!running) {
@@ -183,10 +160,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         running = false;
     }
 
-    /**
-     * Starts the server after {@link #stop()} on the same port with the same data, and returns once it accepts
-     * connections; fails if it is running, or if something else has taken the port meanwhile.
-     */
+    @Override
     public synchronized void startAgain() {
         checkNotClosed("startAgain");
         if (running) {
@@ -196,7 +170,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         running = true;
     }
 
-    /** Whether the server is running: started and not {@linkplain #stop() stopped} or closed. */
+    @Override
     public synchronized boolean isRunning() {
         return running;
     }
@@ -259,22 +233,17 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     private synchronized void startOnFreePort() {
-        for (int attempt = 1; ; attempt++) {
-            port = ThrowawayServers.freePort(HOST);
-            long logStart = ThrowawayServers.logSize(serverLog);
-            try {
-                pgCtlStart();
-                running = true;
-                return;
-            } catch (IllegalStateException e) {
-                // Another process may have bound the port between freePort() and the server's bind.
-                String log = ThrowawayServers.readLog(serverLog, logStart);
-                boolean portTaken = log.contains("could not bind") || log.contains("Address already in use");
-                if (attempt == PORT_ATTEMPTS || !portTaken) {
-                    throw e;
-                }
-            }
-        }
+        ThrowawayServers.startOnFreePort(
+                HOST,
+                PORT_ATTEMPTS,
+                serverLog,
+                free -> {
+                    port = free;
+                    pgCtlStart();
+                    running = true;
+                },
+                "could not bind",
+                "Address already in use");
     }
 
     private void pgCtlStart() {
@@ -293,42 +262,23 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         List<String> full = user.command(command);
         Path output = directory.resolve("command.out");
         long logStart = ThrowawayServers.logSize(serverLog);
-        try {
-            ProcessBuilder builder = new ProcessBuilder(full)
-                    .directory(directory.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(output.toFile());
-            Map<String, String> environment = builder.environment();
-            // PGPORT, PGDATA, PGHOST... from the caller's shell would override what we ask for.
-            environment.keySet().removeIf(name -> name.startsWith("PG"));
-            environment.put("LC_ALL", "C");
-            Process process = builder.start();
-            boolean finished = process.waitFor(COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            if (!finished) {
-                process.destroyForcibly();
-            }
-            if (!finished || process.exitValue() != 0) {
-                throw new IllegalStateException("PostgreSQL test server: " + what + " "
-                        + (finished ? "failed with exit code " + process.exitValue() : "took over " + COMMAND_TIMEOUT)
-                        + "\n  command: " + String.join(" ", full)
-                        + "\n--- its output ---\n" + Files.readString(output, StandardCharsets.UTF_8)
-                        + "--- server log " + serverLog + (logStart > 0 ? ", from where this command began" : "")
-                        + " ---\n" + ThrowawayServers.readLog(serverLog, logStart));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("PostgreSQL test server: could not run " + String.join(" ", full), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("PostgreSQL test server: interrupted during " + what, e);
-        }
+        ProcessBuilder builder = ThrowawayServers.processBuilder(full, directory, output);
+        Map<String, String> environment = builder.environment();
+        // PGPORT, PGDATA, PGHOST... from the caller's shell would override what we ask for.
+        environment.keySet().removeIf(name -> name.startsWith("PG"));
+        environment.put("LC_ALL", "C");
+        ThrowawayServers.runToCompletion(
+                "PostgreSQL test server",
+                what,
+                builder,
+                output,
+                COMMAND_TIMEOUT,
+                () -> "--- server log " + serverLog + (logStart > 0 ? ", from where this command began" : "") + " ---\n"
+                        + ThrowawayServers.readLog(serverLog, logStart));
     }
 
     private void closeQuietly() {
-        try {
-            closeQuietlyOrThrow();
-        } catch (RuntimeException e) {
-            System.err.println("EmbeddedPostgresServer: " + e);
-        }
+        ThrowawayServers.closeQuietly("EmbeddedPostgresServer", this::closeQuietlyOrThrow);
     }
 
     private synchronized void closeQuietlyOrThrow() {
@@ -347,12 +297,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             }
         }
         try {
-            if (Files.exists(directory)) {
-                Directories.deleteRecursively(directory);
-            }
-        } catch (IOException e) {
-            UncheckedIOException deleteFailure =
-                    new UncheckedIOException("Could not delete the PostgreSQL test directory " + directory, e);
+            ThrowawayServers.deleteDirectory("PostgreSQL", directory);
+        } catch (UncheckedIOException deleteFailure) {
             if (failure == null) {
                 failure = deleteFailure;
             } else {
@@ -380,13 +326,5 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException(method + "() on a closed PostgreSQL server (port " + port + ")");
         }
-    }
-
-    private static String checkDatabaseName(String database) {
-        if (database == null || !DATABASE_NAME.matcher(database).matches()) {
-            throw new IllegalArgumentException("database name '" + database + "' is not allowed: use 1 to 63 "
-                    + "lower-case letters, digits and _, not starting with a digit");
-        }
-        return database;
     }
 }

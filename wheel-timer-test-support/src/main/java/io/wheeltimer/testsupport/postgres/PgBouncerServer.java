@@ -1,6 +1,5 @@
 package io.wheeltimer.testsupport.postgres;
 
-import io.wheeltimer.testsupport.Directories;
 import io.wheeltimer.testsupport.ThrowawayServers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 /**
  * A throwaway PgBouncer in front of an {@link EmbeddedPostgresServer}, for tests of what a client does
@@ -45,7 +43,6 @@ public final class PgBouncerServer implements AutoCloseable {
     public static final int POOL_SIZE = 20;
 
     private static final String HOST = "127.0.0.1";
-    private static final Pattern DATABASE_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
     private static final int PORT_ATTEMPTS = 5;
@@ -113,11 +110,9 @@ public final class PgBouncerServer implements AutoCloseable {
      * prepared statements, which a transaction pooler cannot keep).
      */
     public synchronized String jdbcUrl(String database) {
-        if (database == null || !DATABASE_NAME.matcher(database).matches()) {
-            throw new IllegalArgumentException("database name '" + database + "' is not allowed: use 1 to 63 "
-                    + "lower-case letters, digits and _, not starting with a digit");
-        }
-        return "jdbc:postgresql://" + HOST + ":" + port + "/" + database + "?prepareThreshold=0";
+        return "jdbc:postgresql://" + HOST + ":" + port + "/"
+                + ThrowawayServers.checkDatabaseName(database, EmbeddedPostgresServer.DATABASE_NAME_LENGTH)
+                + "?prepareThreshold=0";
     }
 
     /** The user to connect as, {@value EmbeddedPostgresServer#USERNAME}, with no password. */
@@ -148,20 +143,15 @@ public final class PgBouncerServer implements AutoCloseable {
     }
 
     private synchronized void startOnFreePort() {
-        for (int attempt = 1; ; attempt++) {
-            port = ThrowawayServers.freePort(HOST);
-            long logStart = ThrowawayServers.logSize(log);
-            try {
-                launch();
-                return;
-            } catch (IllegalStateException e) {
-                // Another process may have bound the port between freePort() and PgBouncer's bind.
-                String text = ThrowawayServers.readLog(log, logStart);
-                if (attempt == PORT_ATTEMPTS || !text.contains("Address already in use")) {
-                    throw e;
-                }
-            }
-        }
+        ThrowawayServers.startOnFreePort(
+                HOST,
+                PORT_ATTEMPTS,
+                log,
+                free -> {
+                    port = free;
+                    launch();
+                },
+                "Address already in use");
     }
 
     private void launch() {
@@ -235,11 +225,7 @@ public final class PgBouncerServer implements AutoCloseable {
     }
 
     private void closeQuietly() {
-        try {
-            closeQuietlyOrThrow();
-        } catch (RuntimeException e) {
-            System.err.println("PgBouncerServer: " + e);
-        }
+        ThrowawayServers.closeQuietly("PgBouncerServer", this::closeQuietlyOrThrow);
     }
 
     private synchronized void closeQuietlyOrThrow() {
@@ -251,12 +237,6 @@ public final class PgBouncerServer implements AutoCloseable {
             stop(process);
             process = null;
         }
-        try {
-            if (Files.exists(directory)) {
-                Directories.deleteRecursively(directory);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not delete the PgBouncer test directory " + directory, e);
-        }
+        ThrowawayServers.deleteDirectory("PgBouncer", directory);
     }
 }

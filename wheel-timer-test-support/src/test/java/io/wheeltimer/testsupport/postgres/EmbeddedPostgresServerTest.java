@@ -3,68 +3,48 @@ package io.wheeltimer.testsupport.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.wheeltimer.testsupport.ThrowawayServerContract;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-class EmbeddedPostgresServerTest {
+class EmbeddedPostgresServerTest extends ThrowawayServerContract<EmbeddedPostgresServer> {
 
-    private static EmbeddedPostgresServer shared;
-
-    @BeforeAll
-    static void startShared() {
-        shared = EmbeddedPostgresServer.start();
+    @Override
+    protected EmbeddedPostgresServer start() {
+        return EmbeddedPostgresServer.start();
     }
 
-    @AfterAll
-    static void closeShared() {
-        if (shared != null) {
-            shared.close();
-        }
+    @Override
+    protected Path directory(EmbeddedPostgresServer server) {
+        return server.directory();
     }
 
-    @Test
-    void keepsItsDataAndPortAcrossStopAndStartAgainAndDeletesItAllOnClose() throws Exception {
-        EmbeddedPostgresServer server = EmbeddedPostgresServer.start();
-        Path directory = server.directory();
-        int port = server.port();
-        try (Connection connection = server.dataSource().getConnection();
-                Statement statement = connection.createStatement()) {
-            statement.execute("CREATE TABLE orders (id int PRIMARY KEY, status text NOT NULL)");
-            statement.execute("INSERT INTO orders VALUES (1, 'PAID'), (2, 'CANCELLED')");
-        }
+    @Override
+    protected String createOrdersTable() {
+        return "CREATE TABLE orders (id int PRIMARY KEY, status text NOT NULL)";
+    }
 
-        server.stop();
-        assertThat(server.isRunning()).isFalse();
-        assertThatThrownBy(() -> server.dataSource().getConnection())
+    @Override
+    protected String ordersInOneLine() {
+        return "SELECT string_agg(id || '=' || status, ',' ORDER BY id) FROM orders";
+    }
+
+    @Override
+    protected String currentDatabase() {
+        return "SELECT current_database()";
+    }
+
+    @Override
+    protected void assertRefusedWhileStopped(EmbeddedPostgresServer server, int port) {
+        assertThatThrownBy(() -> server.dataSource("shop").getConnection())
                 .isInstanceOf(SQLException.class)
                 .hasMessageContaining(String.valueOf(port));
-        assertThatThrownBy(server::stop)
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("already stopped");
-
-        server.startAgain();
-        assertThat(server.isRunning()).isTrue();
-        assertThat(server.port()).isEqualTo(port);
-        assertThat(query(server.dataSource(), "SELECT string_agg(id || '=' || status, ',' ORDER BY id) FROM orders"))
-                .isEqualTo("1=PAID,2=CANCELLED");
-
-        server.close();
-        assertThat(server.isRunning()).isFalse();
-        assertThat(directory).doesNotExist();
-        assertThatThrownBy(() -> server.dataSource().getConnection()).isInstanceOf(SQLException.class);
-        server.close(); // a second close does nothing
-        assertThatThrownBy(server::startAgain)
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("closed");
     }
 
     @Test
@@ -117,46 +97,7 @@ class EmbeddedPostgresServerTest {
                 .isEqualTo(root ? "nobody" : System.getProperty("user.name"));
     }
 
-    @Test
-    void givesEachCreatedDatabaseItsOwnUrl() throws Exception {
-        String url = shared.createDatabase("orders_one");
-        assertThat(url).isEqualTo(shared.jdbcUrl("orders_one")).endsWith("/orders_one");
-        try (Connection connection = DriverManager.getConnection(url, shared.username(), "")) {
-            assertThat(connection.getCatalog()).isEqualTo("orders_one");
-        }
-        assertThat(query(shared.dataSource("orders_one"), "SELECT current_database()"))
-                .isEqualTo("orders_one");
-    }
-
-    @Test
-    void rejectsADatabaseNameThatNeedsQuoting() {
-        assertThatThrownBy(() -> shared.createDatabase("Orders; DROP"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'Orders; DROP'")
-                .hasMessageContaining("lower-case letters, digits and _");
-    }
-
-    @Test
-    void refusesToStartAgainWhileRunning() {
-        assertThatThrownBy(shared::startAgain)
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("already running");
-    }
-
     private static String setting(Connection connection, String name) throws SQLException {
-        try (Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery("SELECT current_setting('" + name + "')")) {
-            result.next();
-            return result.getString(1);
-        }
-    }
-
-    private static String query(DataSource dataSource, String sql) throws SQLException {
-        try (Connection connection = dataSource.getConnection();
-                Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery(sql)) {
-            result.next();
-            return result.getString(1);
-        }
+        return query(connection, "SELECT current_setting('" + name + "')");
     }
 }
