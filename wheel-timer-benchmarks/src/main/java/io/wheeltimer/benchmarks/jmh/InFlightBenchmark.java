@@ -1,20 +1,13 @@
 package io.wheeltimer.benchmarks.jmh;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Request traffic: each thread keeps {@value #IN_FLIGHT} thirty-second timeouts outstanding. An
@@ -22,35 +15,16 @@ import org.openjdk.jmh.annotations.Warmup;
  * operations earlier, the way responses arrive; so cancels hit timeouts the worker has taken into
  * the wheel. The default tick (100 ms) and a 1 ms tick, 512 buckets.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-        value = 1,
-        jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+UseG1GC", "-XX:+AlwaysPreTouch"})
-public class InFlightBenchmark {
+public class InFlightBenchmark extends TimerThroughputBenchmark {
 
     static final int IN_FLIGHT = 1_000;
-    private static final Runnable NOTHING = () -> {};
 
     @Param({"WHEEL_FLAT", "WHEEL_HIERARCHICAL", "NETTY"})
     public Contender contender;
 
-    @Param({"100", "1"})
-    public int tickMillis;
-
-    private Contender.Timer timer;
-
-    @Setup
-    public void start() {
-        timer = contender.create(TimeUnit.MILLISECONDS.toNanos(tickMillis), 512, Executors.defaultThreadFactory());
-    }
-
-    @TearDown
-    public void stop() {
-        timer.stop();
+    @Override
+    Contender contender() {
+        return contender;
     }
 
     /** One thread's outstanding timeouts, oldest at {@code next}. */

@@ -5,21 +5,12 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What bounds the limit-then-complete pattern of {@link TimeLimitBenchmark}, step by step: the same
@@ -40,18 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *       {@link LimitContender#JDK}.
  * </ul>
  */
-@State(Scope.Benchmark)
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-        value = 1,
-        jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-XX:+UseG1GC", "-XX:+AlwaysPreTouch"})
-public class TimeLimitFloorBenchmark {
-
-    private static final Duration LIMIT = Duration.ofSeconds(1);
-    private static final Object ANSWER = new Object();
+public class TimeLimitFloorBenchmark extends LimiterThroughputBenchmark {
 
     /** How much of a deadline's work a run does. */
     public enum Step {
@@ -171,16 +151,9 @@ public class TimeLimitFloorBenchmark {
     @Param({"FUTURE", "CLOCK", "HAND_OFF", "WHEEL", "JDK"})
     public Step step;
 
-    private LimitContender.Limiter limiter;
-
-    @Setup
-    public void start() {
-        limiter = step.create();
-    }
-
-    @TearDown
-    public void stop() {
-        limiter.stop();
+    @Override
+    LimitContender.Limiter createLimiter() {
+        return step.create();
     }
 
     /**
@@ -206,17 +179,16 @@ public class TimeLimitFloorBenchmark {
     }
 
     private CompletionStage<Object> limitThenComplete(Caller caller) {
-        CompletableFuture<Object> future = new CompletableFuture<>();
-        CompletionStage<Object> limited =
-                step == Step.HAND_OFF ? handOff(future, caller.stripe) : limiter.limit(future, LIMIT);
-        future.complete(ANSWER);
-        return limited;
+        return step == Step.HAND_OFF ? handOffThenComplete(caller.stripe) : limitThenComplete(limiter);
     }
 
-    private static CompletionStage<Object> handOff(CompletableFuture<Object> future, Stripe stripe) {
+    /** {@link Step#HAND_OFF}: what {@link #limitThenComplete(LimitContender.Limiter)} does, with the hand-off. */
+    private static CompletionStage<Object> handOffThenComplete(Stripe stripe) {
+        CompletableFuture<Object> future = new CompletableFuture<>();
         Deadline deadline = new Deadline(System.nanoTime() + LIMIT.toNanos(), stripe);
         stripe.push(deadline);
         future.handle(deadline);
+        future.complete(ANSWER);
         return future;
     }
 }
