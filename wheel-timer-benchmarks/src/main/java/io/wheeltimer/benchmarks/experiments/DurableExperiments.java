@@ -12,11 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.IntConsumer;
 import java.util.function.IntToLongFunction;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -71,16 +68,14 @@ public final class DurableExperiments {
     /** The pool size of every contender: room for its handler threads, its poller and 4 callers. */
     public static final int POOL_SIZE = 20;
 
-    private static final int SCHEDULING_THREADS = 4;
-
     static final Clock CLOCK = Clock.systemUTC();
 
-    // Package-private, as are CLOCK, onThreads and pendingRows: DurableFarExperiment runs on them too.
+    // Package-private, as are CLOCK and pendingRows: DurableFarExperiment runs on them too.
     final DurableContender contender;
     final boolean quick;
     final CountingDataSource counting;
     final JdbcTemplate direct;
-    final Recorder recorder = new Recorder();
+    final HandlerRecorder recorder = new HandlerRecorder();
     DurableContender.Durable durable;
 
     private final TransactionTemplate transactions;
@@ -235,14 +230,10 @@ public final class DurableExperiments {
         }
         Thread.sleep(warmUp);
         long ops0 = ops.sum();
-        long statements0 = counting.statements();
-        long commits0 = counting.commits();
-        long t0 = System.nanoTime();
+        Reading start = reading();
         Thread.sleep(measure);
         long ops1 = ops.sum();
-        long statements1 = counting.statements();
-        long commits1 = counting.commits();
-        long t1 = System.nanoTime();
+        Reading end = reading();
         stopping = true;
         for (Thread worker : workers) {
             worker.join();
@@ -255,11 +246,11 @@ public final class DurableExperiments {
         result.put("warmUpMillis", warmUp);
         result.put("measureMillis", measure);
         result.put("operations", ops1 - ops0);
-        result.put("opsPerSecond", (ops1 - ops0) / ((t1 - t0) / 1e9));
+        result.put("opsPerSecond", (ops1 - ops0) / end.secondsSince(start));
         // Its polls included: a few over the window, against thousands of operations.
-        result.put("statementsPerOperation", (statements1 - statements0) / (double) Math.max(1, ops1 - ops0));
+        result.put("statementsPerOperation", end.statementsSince(start) / (double) Math.max(1, ops1 - ops0));
         // Explicit commits; a statement in auto-commit mode commits on its own and is not one of them.
-        result.put("commitsPerOperation", (commits1 - commits0) / (double) Math.max(1, ops1 - ops0));
+        result.put("commitsPerOperation", end.commitsSince(start) / (double) Math.max(1, ops1 - ops0));
         result.put("leftPending", pendingRows());
         result.put("ran", recorder.ran.sum());
     }
@@ -296,28 +287,44 @@ public final class DurableExperiments {
                 Math.max(quick ? 2_000 : 5_000, 2 * contender.pollInterval().toMillis());
         Thread.sleep(settle);
         long window = quick ? 10_000 : 60_000;
-        long statements0 = counting.statements();
-        long commits0 = counting.commits();
-        long t0 = System.nanoTime();
+        Reading before = reading();
         Thread.sleep(window);
-        long statements1 = counting.statements();
-        long commits1 = counting.commits();
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        double perSecond = (statements1 - statements0) / seconds;
+        Reading after = reading();
+        double seconds = after.secondsSince(before);
+        double perSecond = after.statementsSince(before) / seconds;
         result.put("pending", count);
         result.put("scheduleMillis", scheduled);
         result.put("windowMillis", window);
-        result.put("statements", statements1 - statements0);
+        result.put("statements", after.statementsSince(before));
         result.put("statementsPerSecond", perSecond);
         result.put(
                 "statementsPerPollInterval",
                 perSecond * contender.pollInterval().toMillis() / 1e3);
-        result.put("commitsPerSecond", (commits1 - commits0) / seconds);
+        result.put("commitsPerSecond", after.commitsSince(before) / seconds);
         result.put("stillPending", pendingRows());
         result.put("ran", recorder.ran.sum());
     }
 
     // ---- helpers ----
+
+    /** The statements and commits {@link #counting} has seen, and when: one end of a measured window. */
+    private record Reading(long statements, long commits, long nanos) {
+        long statementsSince(Reading start) {
+            return statements - start.statements;
+        }
+
+        long commitsSince(Reading start) {
+            return commits - start.commits;
+        }
+
+        double secondsSince(Reading start) {
+            return (nanos - start.nanos) / 1e9;
+        }
+    }
+
+    private Reading reading() {
+        return new Reading(counting.statements(), counting.commits(), System.nanoTime());
+    }
 
     /**
      * Schedules and cancels 2,000 timeouts two hours ahead on 4 threads, unmeasured (they warm up the code
@@ -344,7 +351,7 @@ public final class DurableExperiments {
     private long[] scheduleAll(String prefix, int count, IntToLongFunction deadline) throws InterruptedException {
         long t0 = System.nanoTime();
         AtomicLong minLead = new AtomicLong(Long.MAX_VALUE);
-        onThreads(count, i -> {
+        Callers.onThreads(count, i -> {
             String key = prefix + i;
             long at = deadline.applyAsLong(i);
             transactions.executeWithoutResult(s -> durable.schedule(key, Instant.ofEpochMilli(at)));
@@ -354,38 +361,10 @@ public final class DurableExperiments {
     }
 
     private void cancelAll(String prefix, int count) throws InterruptedException {
-        onThreads(count, i -> {
+        Callers.onThreads(count, i -> {
             String key = prefix + i;
             transactions.executeWithoutResult(s -> durable.cancel(key));
         });
-    }
-
-    /** Runs {@code action} for 0 until {@code count} on 4 threads, each taking every 4th; rethrows a failure. */
-    static void onThreads(int count, IntConsumer action) throws InterruptedException {
-        RuntimeException[] failure = new RuntimeException[1];
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < SCHEDULING_THREADS; t++) {
-            int offset = t;
-            Thread thread = new Thread(
-                    () -> {
-                        try {
-                            for (int i = offset; i < count && failure[0] == null; i += SCHEDULING_THREADS) {
-                                action.accept(i);
-                            }
-                        } catch (RuntimeException e) {
-                            failure[0] = e;
-                        }
-                    },
-                    "caller-" + t);
-            threads.add(thread);
-            thread.start();
-        }
-        for (Thread thread : threads) {
-            thread.join();
-        }
-        if (failure[0] != null) {
-            throw failure[0];
-        }
     }
 
     /** Waits until every expected timeout ran once, or until {@code giveUpAt} (epoch ms); then 3 s more for duplicates. */
@@ -408,71 +387,5 @@ public final class DurableExperiments {
     long pendingRows() {
         Long rows = direct.queryForObject("SELECT count(*) FROM " + contender.table(), Long.class);
         return rows == null ? 0 : rows;
-    }
-
-    /** Records each handler start: per key {@code k<i>}, how many times it ran and how late it first started. */
-    static final class Recorder implements DurableContender.Handler {
-        private volatile long[] deadlines = new long[0];
-        private volatile AtomicIntegerArray runs = new AtomicIntegerArray(0);
-        private volatile AtomicLongArray lateMicros = new AtomicLongArray(0);
-        final LongAdder ran = new LongAdder();
-        final LongAdder distinct = new LongAdder();
-        final LongAdder unexpected = new LongAdder();
-
-        void expect(long[] deadlinesMillis) {
-            deadlines = deadlinesMillis;
-            lateMicros = new AtomicLongArray(deadlinesMillis.length);
-            runs = new AtomicIntegerArray(deadlinesMillis.length);
-        }
-
-        int expected() {
-            return deadlines.length;
-        }
-
-        @Override
-        public void ran(String key, Instant deadline) {
-            Instant now = CLOCK.instant();
-            long nowMicros = TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + now.getNano() / 1_000;
-            ran.increment();
-            int i = key.startsWith("k") ? Integer.parseInt(key.substring(1)) : -1;
-            if (i < 0 || i >= deadlines.length) {
-                unexpected.increment();
-                return;
-            }
-            if (runs.incrementAndGet(i) == 1) {
-                lateMicros.set(i, nowMicros - deadlines[i] * 1_000);
-                distinct.increment();
-            }
-        }
-
-        long duplicates() {
-            long duplicates = 0;
-            for (int i = 0; i < runs.length(); i++) {
-                duplicates += Math.max(0, runs.get(i) - 1);
-            }
-            return duplicates;
-        }
-
-        long missing() {
-            long missing = 0;
-            for (int i = 0; i < runs.length(); i++) {
-                missing += runs.get(i) == 0 ? 1 : 0;
-            }
-            return missing;
-        }
-
-        /** The lateness of those that ran, sorted; fails if none ran. */
-        long[] sortedLatenessMicros() {
-            List<Long> ranOnes = new ArrayList<>();
-            for (int i = 0; i < runs.length(); i++) {
-                if (runs.get(i) > 0) {
-                    ranOnes.add(lateMicros.get(i));
-                }
-            }
-            if (ranOnes.isEmpty()) {
-                throw new IllegalStateException("none of the " + runs.length() + " timeouts ran");
-            }
-            return ranOnes.stream().mapToLong(Long::longValue).sorted().toArray();
-        }
     }
 }

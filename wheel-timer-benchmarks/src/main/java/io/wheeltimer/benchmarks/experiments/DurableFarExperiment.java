@@ -50,8 +50,8 @@ final class DurableFarExperiment {
         int polls = run.quick ? 5 : 30;
         long first = DurableExperiments.CLOCK.millis() + TimeUnit.DAYS.toMillis(30);
         run.recorder.expect(new long[0]);
-        DurableExperiments.onThreads(2_000, i -> run.durable.schedule("w" + i, Instant.ofEpochMilli(first)));
-        DurableExperiments.onThreads(2_000, i -> run.durable.cancel("w" + i));
+        Callers.onThreads(2_000, i -> run.durable.schedule("w" + i, Instant.ofEpochMilli(first)));
+        Callers.onThreads(2_000, i -> run.durable.cancel("w" + i));
         result.put("stages", new ArrayList<>(List.of(stage(0, polls))));
         long scheduleNanos = 0;
         int scheduled = 0;
@@ -59,7 +59,7 @@ final class DurableFarExperiment {
             int from = scheduled;
             long t0 = System.nanoTime();
             // Deadlines a millisecond apart from 30 days ahead: 1,000,000 span 17 minutes.
-            DurableExperiments.onThreads(
+            Callers.onThreads(
                     stage - from, i -> run.durable.schedule("f" + (from + i), Instant.ofEpochMilli(first + from + i)));
             scheduleNanos += System.nanoTime() - t0;
             scheduled = stage;

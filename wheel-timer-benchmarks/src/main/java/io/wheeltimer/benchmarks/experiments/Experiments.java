@@ -1,17 +1,13 @@
 package io.wheeltimer.benchmarks.experiments;
 
 import io.wheeltimer.benchmarks.jmh.Contender;
-import io.wheeltimer.benchmarks.jmh.WorkerProbe;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import tools.jackson.databind.json.JsonMapper;
@@ -62,35 +58,18 @@ public final class Experiments {
             case "lateness" -> lateness(contender, result);
             case "bulk" -> bulk(contender, result);
             case "bulk-random" -> bulkRandom(contender, result);
-            case "lateness-cost" -> latenessCost(contender, result);
-            case "refusals" -> refusals(contender, result, false);
-            case "refusals-own" -> refusals(contender, result, true);
+            case "lateness-cost" -> WheelCostExperiments.latenessCost(contender, result);
+            case "refusals" -> WheelCostExperiments.refusals(contender, result, false);
+            case "refusals-own" -> WheelCostExperiments.refusals(contender, result, true);
             default -> throw new IllegalArgumentException("unknown experiment " + args[0]);
         }
         System.out.println(JsonMapper.builder().build().writeValueAsString(result));
         System.exit(0); // a timer thread must not keep the JVM alive
     }
 
-    /** Records the threads a timer creates, to find its worker. */
-    private static final class Threads implements ThreadFactory {
-        final List<Thread> created = new ArrayList<>();
-
-        @Override
-        public synchronized Thread newThread(Runnable r) {
-            Thread thread = new Thread(r, "timer-under-test");
-            thread.setDaemon(true);
-            created.add(thread);
-            return thread;
-        }
-
-        synchronized Thread worker() {
-            return created.get(0);
-        }
-    }
-
     private static void retained(Contender contender, Map<String, Object> result) throws InterruptedException {
         int count = 1_000_000;
-        Contender.Timer timer = contender.create(100 * MILLI, 512, new Threads());
+        Contender.Timer timer = contender.create(100 * MILLI, 512, new WorkerThreads());
         timer.cancel(timer.schedule(NOTHING, 1, TimeUnit.HOURS)); // starts the worker
         Thread.sleep(500);
         long before = usedHeapAfterGc();
@@ -117,7 +96,7 @@ public final class Experiments {
 
     private static void workerCpu(Contender contender, int pending, boolean busy, Map<String, Object> result)
             throws InterruptedException {
-        Threads threads = new Threads();
+        WorkerThreads threads = new WorkerThreads();
         Contender.Timer timer = contender.create(MILLI, 512, threads);
         timer.cancel(timer.schedule(NOTHING, 1, TimeUnit.HOURS));
         for (int i = 0; i < pending; i++) {
@@ -146,7 +125,7 @@ public final class Experiments {
 
     private static void lateness(Contender contender, Map<String, Object> result) throws InterruptedException {
         int count = 100_000;
-        Contender.Timer timer = contender.create(MILLI, 512, new Threads());
+        Contender.Timer timer = contender.create(MILLI, 512, new WorkerThreads());
         long[] late = new long[count];
         CountDownLatch done = new CountDownLatch(count);
         Random random = new Random(42);
@@ -177,7 +156,7 @@ public final class Experiments {
 
     private static void bulk(Contender contender, Map<String, Object> result) throws InterruptedException {
         int count = 1_000_000;
-        Contender.Timer timer = contender.create(MILLI, 512, new Threads());
+        Contender.Timer timer = contender.create(MILLI, 512, new WorkerThreads());
         AtomicLong ran = new AtomicLong();
         AtomicLong lastRan = new AtomicLong();
         CountDownLatch done = new CountDownLatch(1);
@@ -205,7 +184,7 @@ public final class Experiments {
         timer.stop();
     }
 
-    // --- random-order bulk, lateness recording, refusals -------------------------------------
+    // --- random-order bulk -------------------------------------------------------------------
 
     /** bulk-random: the warm-up's first part, and the windows of its second part and of the measured run. */
     private static final int WARM_UP = 400_000;
@@ -227,7 +206,7 @@ public final class Experiments {
      */
     private static void bulkRandom(Contender contender, Map<String, Object> result) throws InterruptedException {
         int count = 1_000_000;
-        Contender.Timer timer = contender.create(MILLI, 512, new Threads());
+        Contender.Timer timer = contender.create(MILLI, 512, new WorkerThreads());
         timer.cancel(timer.schedule(NOTHING, 1, TimeUnit.HOURS)); // starts the worker
         randomBulk(timer, WARM_UP, TimeUnit.SECONDS.toNanos(1), WARM_UP_WINDOW, 7);
         randomBulk(timer, count, TimeUnit.MILLISECONDS.toNanos(1500), WINDOW, 8);
@@ -285,157 +264,5 @@ public final class Experiments {
         }
         long last = sampled[(count - 1) / sampleEvery];
         return new double[] {(last - windowStart) / 1e6, maxLate / (double) MILLI};
-    }
-
-    /**
-     * The wheel's expiry cost with a lateness listener that records into a Micrometer Timer, against
-     * none: the ordered bulk (1,000,000 due in 100 ms), three times each, alternating, one timer;
-     * the worker's busy time (cascade + expire + dispatch) per pass, the best of each kind.
-     */
-    private static void latenessCost(Contender contender, Map<String, Object> result) throws InterruptedException {
-        if (contender != Contender.WHEEL_FLAT && contender != Contender.WHEEL_HIERARCHICAL) {
-            throw new IllegalArgumentException("lateness-cost measures the wheel only, not " + contender);
-        }
-        io.wheeltimer.HashedWheelTimer timer = io.wheeltimer.HashedWheelTimer.builder()
-                .tickDuration(java.time.Duration.ofMillis(1))
-                .hierarchical(contender == Contender.WHEEL_HIERARCHICAL)
-                .threadFactory(new Threads())
-                .leakDetection(false)
-                .build();
-        WorkerProbe.reset(timer, false); // busy time per pass: the phases only, no CPU clock per round
-        io.micrometer.core.instrument.MeterRegistry registry =
-                new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
-        io.micrometer.core.instrument.Timer lateness = io.micrometer.core.instrument.Timer.builder(
-                        "wheel.timer.lateness")
-                .register(registry);
-        io.wheeltimer.LatenessListener recording = nanos -> lateness.record(nanos, TimeUnit.NANOSECONDS);
-        double bestOff = Double.MAX_VALUE;
-        double bestOn = Double.MAX_VALUE;
-        double allRanOff = Double.MAX_VALUE;
-        double allRanOn = Double.MAX_VALUE;
-        for (int pass = 0; pass < 6; pass++) {
-            boolean on = pass % 2 == 1;
-            timer.setLatenessListener(on ? recording : null);
-            double[] busyAndAllRan = orderedBulkBusyMillis(timer);
-            if (on) {
-                bestOn = Math.min(bestOn, busyAndAllRan[0]);
-                allRanOn = Math.min(allRanOn, busyAndAllRan[1]);
-            } else {
-                bestOff = Math.min(bestOff, busyAndAllRan[0]);
-                allRanOff = Math.min(allRanOff, busyAndAllRan[1]);
-            }
-        }
-        timer.stop();
-        result.put("timeouts", 1_000_000);
-        result.put("expiryMillisWithout", bestOff);
-        result.put("expiryMillisWith", bestOn);
-        result.put("costPercent", (bestOn / bestOff - 1) * 100);
-        result.put("allRanMillisWithout", allRanOff);
-        result.put("allRanMillisWith", allRanOn);
-        result.put("allRanCostPercent", (allRanOn / allRanOff - 1) * 100);
-        result.put("recorded", lateness.count());
-    }
-
-    /**
-     * Schedules the ordered bulk 1 s ahead, waits until all ran: the worker's busy time meanwhile and
-     * the time from the window's start until all ran (ms).
-     */
-    private static double[] orderedBulkBusyMillis(io.wheeltimer.HashedWheelTimer timer) throws InterruptedException {
-        int count = 1_000_000;
-        AtomicLong ran = new AtomicLong();
-        CountDownLatch done = new CountDownLatch(1);
-        AtomicLong lastRan = new AtomicLong();
-        io.wheeltimer.TimerTask task = t -> {
-            if (ran.incrementAndGet() == count) {
-                lastRan.set(System.nanoTime());
-                done.countDown();
-            }
-        };
-        long windowStart = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
-        long window = TimeUnit.MILLISECONDS.toNanos(100);
-        for (int i = 0; i < count; i++) {
-            timer.newTimeout(task, windowStart + window * i / count - System.nanoTime(), TimeUnit.NANOSECONDS);
-        }
-        Thread.sleep(Math.max(0, (windowStart - System.nanoTime()) / 1_000_000 - 50));
-        Map<String, Object> before = WorkerProbe.profile(timer);
-        if (!done.await(120, TimeUnit.SECONDS)) {
-            throw new IllegalStateException((count - ran.get()) + " timeouts did not run within 120 s");
-        }
-        Thread.sleep(20); // the worker ends its round
-        Map<String, Object> after = WorkerProbe.profile(timer);
-        double busy = 0;
-        for (String phase : List.of("cascadeMillis", "expireMillis", "dispatchMillis")) {
-            busy += (double) after.get(phase) - (double) before.get(phase);
-        }
-        return new double[] {busy, (lastRan.get() - windowStart) / 1e6};
-    }
-
-    /**
-     * 20,000 timeouts due in the same tick, each refused by the task executor (a shut-down pool,
-     * whose refusal builds an exception with a stack trace): the worker's time for them, logging
-     * included (to the JDK's default console handler, as an application without a logging setup).
-     */
-    private static void refusals(Contender contender, Map<String, Object> result, boolean freeRefusal)
-            throws InterruptedException {
-        if (contender != Contender.WHEEL_FLAT && contender != Contender.WHEEL_HIERARCHICAL) {
-            throw new IllegalArgumentException("refusals measures the wheel only, not " + contender);
-        }
-        int count = 20_000;
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
-        pool.shutdown();
-        java.util.concurrent.RejectedExecutionException prepared =
-                new java.util.concurrent.RejectedExecutionException("refused (prepared exception)");
-        java.util.concurrent.Executor refusing = freeRefusal
-                ? command -> {
-                    throw prepared;
-                }
-                : pool;
-        Threads threads = new Threads();
-        io.wheeltimer.HashedWheelTimer timer = io.wheeltimer.HashedWheelTimer.builder()
-                .tickDuration(java.time.Duration.ofMillis(1))
-                .hierarchical(contender == Contender.WHEEL_HIERARCHICAL)
-                .threadFactory(threads)
-                .leakDetection(false)
-                .taskExecutor(refusing)
-                .build();
-        WorkerProbe.reset(timer, false); // the dispatch time of both floods
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        double[] cold = refusalFlood(timer, threads, mx, count, count);
-        double[] warm = refusalFlood(timer, threads, mx, count, 2L * count);
-        Map<String, Object> profile = WorkerProbe.profile(timer);
-        timer.stop();
-        result.put("refusals", count);
-        result.put("failedCounted", timer.stats().failed());
-        result.put("workerCpuMillis", cold[0]);
-        result.put("wallMillis", cold[1]);
-        result.put("secondFloodWorkerCpuMillis", warm[0]);
-        result.put("dispatchMillisBothFloods", profile.get("dispatchMillis"));
-    }
-
-    /** Schedules {@code count} timeouts due together in 500 ms; the worker's CPU time and the wall time until all were refused. */
-    private static double[] refusalFlood(
-            io.wheeltimer.HashedWheelTimer timer, Threads threads, ThreadMXBean mx, int count, long failedWhenDone)
-            throws InterruptedException {
-        io.wheeltimer.TimerTask task = t -> {};
-        for (int i = 0; i < count; i++) {
-            timer.newTimeout(task, 500, TimeUnit.MILLISECONDS);
-        }
-        Thread.sleep(300); // the worker takes them in before the measurement
-        long workerId = threads.worker().getId();
-        long cpu0 = mx.getThreadCpuTime(workerId);
-        long start = System.nanoTime();
-        long firstRefusal = 0;
-        while (timer.stats().failed() < failedWhenDone) {
-            if (firstRefusal == 0 && timer.stats().failed() > failedWhenDone - count) {
-                firstRefusal = System.nanoTime();
-            }
-            if (System.nanoTime() - start > TimeUnit.SECONDS.toNanos(60)) {
-                throw new IllegalStateException("only " + timer.stats().failed() + " refused within 60 s");
-            }
-            Thread.sleep(1);
-        }
-        long end = System.nanoTime();
-        long cpu1 = mx.getThreadCpuTime(workerId);
-        return new double[] {(cpu1 - cpu0) / 1e6, (end - (firstRefusal == 0 ? end : firstRefusal)) / 1e6};
     }
 }

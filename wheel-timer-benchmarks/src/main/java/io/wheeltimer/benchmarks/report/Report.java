@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.function.BiPredicate;
 import java.util.function.ToDoubleFunction;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,7 +39,7 @@ public final class Report {
     };
 
     /** The ticks the throughput benchmarks run with, in milliseconds: the default first. */
-    private static final int[] TICKS = {100, 1};
+    static final int[] TICKS = {100, 1};
 
     /** JMH throughput, one run of a benchmark at one heap size. */
     private final Throughput scheduleCancel;
@@ -85,99 +86,6 @@ public final class Report {
         Files.writeString(docs.resolve("benchmarks.md"), markdown);
         report.timeLimits.writeChart(docs);
         report.durable.writeChart(docs);
-    }
-
-    /**
-     * JMH throughput by tick (ms), then contender: ops/µs and B/op ({@code gc.alloc.rate.norm}) with 1 and 2
-     * threads, from one JSON results file.
-     */
-    private static final class Throughput {
-
-        private final Map<Integer, Map<Contender, double[]>> opsPerMicro = new HashMap<>();
-        private final Map<Integer, Map<Contender, double[]>> bytesPerOp = new HashMap<>();
-
-        Throughput(Path file) throws IOException {
-            if (!Files.exists(file)) {
-                throw new IllegalArgumentException("no results at " + file + ": run-benchmarks.sh writes it");
-            }
-            for (JsonNode run : JsonMapper.builder().build().readTree(file.toFile())) {
-                Contender contender =
-                        Contender.valueOf(run.get("params").get("contender").asString());
-                int tick = run.get("params").get("tickMillis").asInt();
-                int column = run.get("benchmark").asString().endsWith("oneThread") ? 0 : 1;
-                ops(tick, contender)[column] =
-                        run.get("primaryMetric").get("score").asDouble();
-                JsonNode secondary = run.get("secondaryMetrics");
-                JsonNode norm = secondary.has("gc.alloc.rate.norm")
-                        ? secondary.get("gc.alloc.rate.norm")
-                        : secondary.get("·gc.alloc.rate.norm"); // the name before JMH 1.37
-                cell(bytesPerOp, tick, contender)[column] =
-                        norm == null ? Double.NaN : norm.get("score").asDouble();
-            }
-        }
-
-        double[] ops(int tick, Contender contender) {
-            return cell(opsPerMicro, tick, contender);
-        }
-
-        double[] bytes(int tick, Contender contender) {
-            return cell(bytesPerOp, tick, contender);
-        }
-
-        private static double[] cell(Map<Integer, Map<Contender, double[]>> table, int tick, Contender contender) {
-            return table.computeIfAbsent(tick, t -> new EnumMap<>(Contender.class))
-                    .computeIfAbsent(contender, c -> new double[] {Double.NaN, Double.NaN});
-        }
-
-        /**
-         * A row per tick and contender: ops/µs and × Netty with 1 thread, then with 2, then, if {@code
-         * withBytes}, B/op with 1 and 2 threads.
-         */
-        String rows(Contender[] contenders, boolean withBytes) {
-            StringJoiner rows = new StringJoiner("\n");
-            for (int tick : TICKS) {
-                double[] netty = ops(tick, Contender.NETTY);
-                for (Contender c : contenders) {
-                    double[] ops = ops(tick, c);
-                    StringBuilder row = new StringBuilder("| ")
-                            .append(c.label())
-                            .append(" | ")
-                            .append(tick)
-                            .append(" ms | ")
-                            .append(fmt(ops[0]))
-                            .append(" | ")
-                            .append(ratio(ops[0], netty[0]))
-                            .append(" | ")
-                            .append(fmt(ops[1]))
-                            .append(" | ")
-                            .append(ratio(ops[1], netty[1]));
-                    if (withBytes) {
-                        row.append(" | ")
-                                .append(fmt(bytes(tick, c)[0]))
-                                .append(" | ")
-                                .append(fmt(bytes(tick, c)[1]));
-                    }
-                    rows.add(row.append(" |"));
-                }
-            }
-            return rows.toString();
-        }
-
-        /** Whether both layouts, with 1 and with 2 threads at each tick, meet {@code target} × Netty. */
-        void targetRows(StringJoiner rows, Targets.Target target) {
-            for (int tick : TICKS) {
-                for (int column = 0; column < 2; column++) {
-                    double netty = ops(tick, Contender.NETTY)[column];
-                    double f = ops(tick, Contender.WHEEL_FLAT)[column] / netty;
-                    double h = ops(tick, Contender.WHEEL_HIERARCHICAL)[column] / netty;
-                    rows.add(targetRow(
-                            target.text("threads", threads(column + 1), "tick", String.valueOf(tick)),
-                            target.met(f) && target.met(h),
-                            x(f),
-                            x(h)));
-                }
-            }
-        }
     }
 
     /** "1 thread", "2 threads". */
@@ -316,14 +224,7 @@ public final class Report {
         scheduleCancel.targetRows(rows, targets.get("schedule-cancel"));
 
         Targets.Target bytes = targets.get("retained-bytes");
-        double nettyBytes = value("retained", netty, "bytesPerTimeout");
-        double fb = value("retained", flat, "bytesPerTimeout");
-        double hb = value("retained", hier, "bytesPerTimeout");
-        rows.add(targetRow(
-                bytes.text("netty", fmt(nettyBytes)),
-                bytes.met(fb, nettyBytes) && bytes.met(hb, nettyBytes),
-                fmt(fb),
-                fmt(hb)));
+        rows.add(bothLayouts(bytes, "retained", "bytesPerTimeout", "", bytes::met));
 
         Targets.Target far = targets.get("cpu-far");
         double nettyFar = value("cpu-far", netty, "workerCpuMillisPerSecond");
@@ -335,13 +236,7 @@ public final class Report {
                 fmt(hf) + " ms/s"));
 
         Targets.Target idle = targets.get("cpu-idle");
-        double fi = value("cpu-idle", flat, "workerCpuMillisPerSecond");
-        double hi = value("cpu-idle", hier, "workerCpuMillisPerSecond");
-        rows.add(targetRow(
-                idle.text("netty", fmt(value("cpu-idle", netty, "workerCpuMillisPerSecond"))),
-                idle.met(fi) && idle.met(hi),
-                fmt(fi) + " ms/s",
-                fmt(hi) + " ms/s"));
+        rows.add(bothLayouts(idle, "cpu-idle", "workerCpuMillisPerSecond", " ms/s", (v, n) -> idle.met(v)));
 
         Targets.Target early = targets.get("fired-early");
         double fe = value("lateness", flat, "early");
@@ -349,35 +244,15 @@ public final class Report {
         rows.add(targetRow(early.text(), early.met(fe) && early.met(he), fmt(fe), fmt(he)));
 
         Targets.Target bulk = targets.get("bulk");
-        double nettyBulk = value("bulk", netty, "allRanAfterWindowStartMillis");
-        double fk = value("bulk", flat, "allRanAfterWindowStartMillis");
-        double hk = value("bulk", hier, "allRanAfterWindowStartMillis");
-        rows.add(targetRow(
-                bulk.text("netty", fmt(nettyBulk)),
-                bulk.met(fk, nettyBulk) && bulk.met(hk, nettyBulk),
-                fmt(fk) + " ms",
-                fmt(hk) + " ms"));
+        rows.add(bothLayouts(bulk, "bulk", "allRanAfterWindowStartMillis", " ms", bulk::met));
 
         inFlight.targetRows(rows, targets.get("in-flight"));
 
         Targets.Target all = targets.get("random-bulk-all");
-        double nettyAll = value("bulk-random", netty, "allRanAfterWindowStartMillis");
-        double fa = value("bulk-random", flat, "allRanAfterWindowStartMillis");
-        double ha = value("bulk-random", hier, "allRanAfterWindowStartMillis");
-        rows.add(targetRow(
-                all.text("netty", fmt(nettyAll)),
-                all.met(fa / nettyAll - 1) && all.met(ha / nettyAll - 1),
-                fmt(fa) + " ms",
-                fmt(ha) + " ms"));
+        rows.add(bothLayouts(all, "bulk-random", "allRanAfterWindowStartMillis", " ms", (v, n) -> all.met(v / n - 1)));
 
         Targets.Target late = targets.get("random-bulk-late");
-        double fl = value("bulk-random", flat, "maxLateTicks");
-        double hl = value("bulk-random", hier, "maxLateTicks");
-        rows.add(targetRow(
-                late.text("netty", fmt(value("bulk-random", netty, "maxLateTicks"))),
-                late.met(fl) && late.met(hl),
-                fmt(fl),
-                fmt(hl)));
+        rows.add(bothLayouts(late, "bulk-random", "maxLateTicks", "", (v, n) -> late.met(v)));
 
         Targets.Target round = targets.get("random-bulk-round");
         double longest = value("bulk-random", hier, "longestRoundMillis");
@@ -405,6 +280,22 @@ public final class Report {
                 "–",
                 fmt(refused) + " ms"));
         return rows.toString();
+    }
+
+    /**
+     * A row of a target that both layouts must meet: {@code met} judges each one's value of {@code field} in
+     * {@code experiment} against Netty's, which the target's text names; the values are shown with {@code unit}.
+     */
+    private String bothLayouts(
+            Targets.Target target, String experiment, String field, String unit, BiPredicate<Double, Double> met) {
+        double netty = value(experiment, Contender.NETTY, field);
+        double flat = value(experiment, Contender.WHEEL_FLAT, field);
+        double hier = value(experiment, Contender.WHEEL_HIERARCHICAL, field);
+        return targetRow(
+                target.text("netty", fmt(netty)),
+                met.test(flat, netty) && met.test(hier, netty),
+                fmt(flat) + unit,
+                fmt(hier) + unit);
     }
 
     /** A grouped bar chart of the throughput table, as SVG: per contender, 1 and 2 threads at each tick. */
@@ -450,7 +341,7 @@ public final class Report {
         return fmt(ratio) + " ×";
     }
 
-    private static String ratio(double value, double netty) {
+    static String ratio(double value, double netty) {
         return Double.isNaN(value) || Double.isNaN(netty) || netty == 0 ? "–" : fmt(value / netty);
     }
 
