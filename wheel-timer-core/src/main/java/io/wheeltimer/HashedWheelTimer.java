@@ -192,10 +192,9 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
             Ticker ticker) {
         this.settings = WheelSettings.check(threadFactory, tickDuration, unit, ticksPerWheel, taskExecutor, ticker);
         this.name = name;
-        long tickNanos = settings.tickNanos();
-        this.runtime =
-                new TimerRuntime(this, ticker, tickNanos, maxPendingTimeouts, taskExecutor, LiveInstances::stopped);
-        this.worker = new Worker(runtime, ticker, tickNanos, settings.ticksPerWheel(), hierarchical);
+        this.runtime = new TimerRuntime(
+                this, ticker, settings.tickNanos(), maxPendingTimeouts, taskExecutor, LiveInstances::stopped);
+        this.worker = new Worker(runtime, ticker, settings.tickNanos(), settings.ticksPerWheel(), hierarchical);
         runtime.lifecycle.attach(WheelSettings.workerThread(threadFactory, worker, name));
         this.cleanable = LiveInstances.register(this, runtime.lifecycle.state, leakDetection, String.valueOf(name));
     }
@@ -346,10 +345,7 @@ public class HashedWheelTimer implements Timer, AutoCloseable {
      * @throws IllegalStateException if a task has held the worker thread for longer than that
      */
     public List<TimeoutInfo> upcoming(int limit) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
-        }
-        return limit == 0 || !runtime.lifecycle.isActive() ? List.of() : runtime.upcoming.ask(limit, worker);
+        return runtime.upcoming.ask(limit, worker);
     }
 
     /** The worker thread's name, or the name given to the builder. */

@@ -44,11 +44,19 @@ final class Upcoming {
     }
 
     /**
-     * Up to {@code limit} upcoming timeouts: from {@code worker} at once on its own thread (a task
-     * asks); from another, asked through the queue and waited for, {@value
-     * HashedWheelTimer#UPCOMING_WAIT_SECONDS} seconds at most.
+     * Up to {@code limit} upcoming timeouts: none if the timer is not active; from {@code worker} at
+     * once on its own thread (a task asks); from another, asked through the queue and waited for,
+     * {@value HashedWheelTimer#UPCOMING_WAIT_SECONDS} seconds at most.
+     *
+     * @throws IllegalArgumentException if {@code limit} is negative
      */
     List<TimeoutInfo> ask(int limit, Worker worker) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        }
+        if (limit == 0 || !lifecycle.isActive()) {
+            return List.of();
+        }
         Thread workerThread = lifecycle.workerThread();
         if (Thread.currentThread() == workerThread) {
             return worker.upcoming(limit);
