@@ -11,6 +11,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.springframework.context.ApplicationContext;
 
 /** The sample's HTTP API as a test sees it, on one port. */
 final class Api {
@@ -23,6 +28,11 @@ final class Api {
 
     Api(int port) {
         this.base = "http://127.0.0.1:" + port;
+    }
+
+    /** The API of {@code app}, started on a random port. */
+    static Api of(ApplicationContext app) {
+        return new Api(app.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
     }
 
     HttpResponse<String> get(String path) {
@@ -60,8 +70,35 @@ final class Api {
         return JsonPath.read(placed.body(), "$.id");
     }
 
+    /** An order just placed: its id, and when it must be paid by. */
+    record Placed(String id, Instant payBy) {}
+
+    /** Places an order and returns its id and its payBy. */
+    Placed placeDue(String item) {
+        HttpResponse<String> placed = post("/orders", "{\"item\": \"" + item + "\"}");
+        assertThat(placed.statusCode()).as(placed.body()).isEqualTo(201);
+        return new Placed(JsonPath.read(placed.body(), "$.id"), Instant.parse(JsonPath.read(placed.body(), "$.payBy")));
+    }
+
     HttpResponse<String> pay(String id) {
         return post("/orders/" + id + "/payment", "");
+    }
+
+    /** Pays order {@code id} {@code times} times at once, all sent before any answer is read; their statuses. */
+    List<Integer> payAtOnce(String id, int times) {
+        List<CompletableFuture<HttpResponse<String>>> payments = new ArrayList<>();
+        for (int i = 0; i < times; i++) {
+            payments.add(http.sendAsync(
+                    HttpRequest.newBuilder(URI.create(base + "/orders/" + id + "/payment"))
+                            .timeout(PATIENCE)
+                            .POST(HttpRequest.BodyPublishers.noBody())
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        return payments.stream()
+                .map(CompletableFuture::join)
+                .map(HttpResponse::statusCode)
+                .toList();
     }
 
     String status(String id) {

@@ -68,17 +68,15 @@ class DatabaseOutageTest {
     @Test
     void requestsFailFastWith503AndHealthIsDownUntilTheDatabaseIsBack() {
         Api api = new Api(port);
-        String placed = api.post("/orders", "{\"item\": \"before the outage\"}").body();
-        String id = JsonPath.read(placed, "$.id");
-        Instant payBy = Instant.parse(JsonPath.read(placed, "$.payBy"));
+        Api.Placed order = api.placeDue("before the outage");
         double cancelledBefore = cancelled();
-        assertThat(api.status(id)).isEqualTo("PENDING_PAYMENT");
+        assertThat(api.status(order.id())).isEqualTo("PENDING_PAYMENT");
 
         database.stop();
 
         assertUnavailable(() -> api.post("/orders", "{\"item\": \"during the outage\"}"));
-        assertUnavailable(() -> api.get("/orders/" + id));
-        assertUnavailable(() -> api.pay(id));
+        assertUnavailable(() -> api.get("/orders/" + order.id()));
+        assertUnavailable(() -> api.pay(order.id()));
         assertUnavailable(() -> api.get("/orders"));
         long start = System.nanoTime();
         HttpResponse<String> health = api.get("/actuator/health");
@@ -89,13 +87,14 @@ class DatabaseOutageTest {
         assertThat(down.<String>read("$.components.db.status")).isEqualTo("DOWN");
 
         // The order's deadline passes while the database is away: cancelling it fails then.
-        await().atMost(Api.PATIENCE).until(() -> Instant.now().isAfter(payBy.plusMillis(200)));
+        await().atMost(Api.PATIENCE)
+                .until(() -> Instant.now().isAfter(order.payBy().plusMillis(200)));
         assertThat(cancelled()).isEqualTo(cancelledBefore);
         database.start();
 
         await().atMost(Api.PATIENCE).until(() -> api.get("/actuator/health").statusCode() == 200);
         // Late, and once: the deadline's run failed with the database and is retried until it commits.
-        await().atMost(Api.PATIENCE).until(() -> api.status(id).equals("CANCELLED"));
+        await().atMost(Api.PATIENCE).until(() -> api.status(order.id()).equals("CANCELLED"));
         assertThat(cancelled()).isEqualTo(cancelledBefore + 1);
         assertThat(api.post("/orders", "{\"item\": \"after the outage\"}").statusCode())
                 .isEqualTo(201);

@@ -65,7 +65,7 @@ class MariaDbTest {
     void anUnpaidOrderIsCancelledByItsDeadlineAndAPaidOneIsNot() throws Exception {
         String url = mariaDb.createDatabase("flow") + "?connectionTimeZone=UTC";
         try (ConfigurableApplicationContext app = app(url)) {
-            Api api = new Api(app.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
+            Api api = Api.of(app);
             DurableTimer deadlines = app.getBean(DurableTimer.class);
 
             var placed = api.post("/orders", "{\"item\": \"a book, ünïcødé 📚\"}");
@@ -131,44 +131,41 @@ class MariaDbTest {
 
     /** Per table and column: type, nullability, default, character set and collation. */
     private static Map<String, String> columns(JdbcTemplate jdbc, String schema) {
-        return jdbc
-                .queryForList(
-                        "SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME) AS name, CONCAT_WS(' | ', COLUMN_TYPE,"
-                                + " IS_NULLABLE, IFNULL(COLUMN_DEFAULT, '-'), IFNULL(CHARACTER_SET_NAME, '-'),"
-                                + " IFNULL(COLLATION_NAME, '-')) AS definition FROM information_schema.COLUMNS"
-                                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)",
-                        schema,
-                        DURABLE_TABLES.get(0),
-                        DURABLE_TABLES.get(1))
-                .stream()
-                .collect(Collectors.toMap(r -> (String) r.get("name"), r -> (String) r.get("definition")));
+        return definitions(
+                jdbc,
+                "SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME) AS name, CONCAT_WS(' | ', COLUMN_TYPE,"
+                        + " IS_NULLABLE, IFNULL(COLUMN_DEFAULT, '-'), IFNULL(CHARACTER_SET_NAME, '-'),"
+                        + " IFNULL(COLLATION_NAME, '-')) AS definition FROM information_schema.COLUMNS"
+                        + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)",
+                schema);
     }
 
     /** Per table and index: its columns in order, and whether it is unique. */
     private static Map<String, String> indexes(JdbcTemplate jdbc, String schema) {
-        return jdbc
-                .queryForList(
-                        "SELECT CONCAT(TABLE_NAME, '.', INDEX_NAME) AS name, CONCAT(GROUP_CONCAT(COLUMN_NAME ORDER BY"
-                                + " SEQ_IN_INDEX), ' unique=', MIN(NON_UNIQUE) = 0) AS definition"
-                                + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)"
-                                + " GROUP BY TABLE_NAME, INDEX_NAME",
-                        schema,
-                        DURABLE_TABLES.get(0),
-                        DURABLE_TABLES.get(1))
-                .stream()
-                .collect(Collectors.toMap(r -> (String) r.get("name"), r -> (String) r.get("definition")));
+        return definitions(
+                jdbc,
+                "SELECT CONCAT(TABLE_NAME, '.', INDEX_NAME) AS name, CONCAT(GROUP_CONCAT(COLUMN_NAME ORDER BY"
+                        + " SEQ_IN_INDEX), ' unique=', MIN(NON_UNIQUE) = 0) AS definition"
+                        + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)"
+                        + " GROUP BY TABLE_NAME, INDEX_NAME",
+                schema);
     }
 
     /** Per table: its engine and collation. */
     private static Map<String, String> tables(JdbcTemplate jdbc, String schema) {
-        return jdbc
-                .queryForList(
-                        "SELECT TABLE_NAME AS name, CONCAT(ENGINE, ' ', TABLE_COLLATION) AS definition"
-                                + " FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)",
-                        schema,
-                        DURABLE_TABLES.get(0),
-                        DURABLE_TABLES.get(1))
-                .stream()
+        return definitions(
+                jdbc,
+                "SELECT TABLE_NAME AS name, CONCAT(ENGINE, ' ', TABLE_COLLATION) AS definition"
+                        + " FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)",
+                schema);
+    }
+
+    /**
+     * What {@code sql} (columns {@code name} and {@code definition}; parameters the schema, then the two
+     * durable tables) finds in {@code schema}, by name.
+     */
+    private static Map<String, String> definitions(JdbcTemplate jdbc, String sql, String schema) {
+        return jdbc.queryForList(sql, schema, DURABLE_TABLES.get(0), DURABLE_TABLES.get(1)).stream()
                 .collect(Collectors.toMap(r -> (String) r.get("name"), r -> (String) r.get("definition")));
     }
 

@@ -8,14 +8,11 @@ import com.jayway.jsonpath.JsonPath;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wheeltimer.jdbc.DurableTimer;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -40,7 +37,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 class OrderFlowTest {
 
     private static final Duration WINDOW = Duration.ofSeconds(1);
-    private static final Duration PATIENCE = Duration.ofSeconds(30); // a noisy CI machine
 
     @LocalServerPort
     int port;
@@ -51,7 +47,12 @@ class OrderFlowTest {
     @Autowired
     MeterRegistry meters;
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private Api api;
+
+    @BeforeEach
+    void connect() {
+        api = new Api(port);
+    }
 
     @Test
     void unpaidOrderCancelsItselfAndAPaidOneStaysPaid(CapturedOutput output) throws Exception {
@@ -59,7 +60,7 @@ class OrderFlowTest {
         double firedBefore = durable("fired");
         double cancelledBefore = durable("cancelled");
 
-        HttpResponse<String> placed = post("/orders", "{\"item\": \"book\"}");
+        HttpResponse<String> placed = api.post("/orders", "{\"item\": \"book\"}");
         assertThat(placed.statusCode()).isEqualTo(201);
         DocumentContext unpaid = JsonPath.parse(placed.body());
         String unpaidId = unpaid.read("$.id");
@@ -78,43 +79,44 @@ class OrderFlowTest {
         assertThat(JsonPath.<String>read(data, "$.item")).isEqualTo("book");
         assertThat(Instant.parse(JsonPath.<String>read(data, "$.payBy"))).isEqualTo(payBy);
         // The durabletimeouts endpoint lists it, read-only, its data hidden.
-        DocumentContext pending =
-                JsonPath.parse(get("/actuator/durabletimeouts/order-payment").body());
+        DocumentContext pending = JsonPath.parse(
+                api.get("/actuator/durabletimeouts/order-payment").body());
         assertThat(pending.<List<String>>read("$.timeouts[*].key")).contains(unpaidId);
         assertThat(pending.<List<String>>read("$.timeouts[*].data")).containsOnly("******");
-        assertThat(post("/actuator/durabletimeouts/order-payment/" + unpaidId, "")
+        assertThat(api.post("/actuator/durabletimeouts/order-payment/" + unpaidId, "")
                         .statusCode())
                 .as("no writes as it comes")
                 .isEqualTo(405);
 
-        String paidId = JsonPath.read(post("/orders", "{\"item\": \"pen\"}").body(), "$.id");
-        HttpResponse<String> paid = post("/orders/" + paidId + "/payment", "");
+        String paidId = JsonPath.read(api.post("/orders", "{\"item\": \"pen\"}").body(), "$.id");
+        HttpResponse<String> paid = api.post("/orders/" + paidId + "/payment", "");
         assertThat(paid.statusCode()).isEqualTo(200);
         assertThat(JsonPath.<String>read(paid.body(), "$.status")).isEqualTo("PAID");
         // Paying it cancelled its deadline.
         assertThat(deadlines.find("order-payment", paidId)).isEmpty();
 
         // While the unpaid one waits, the endpoint shows the task this instance handles and holds.
-        DocumentContext endpoint = JsonPath.parse(get("/actuator/wheeltimer").body());
+        DocumentContext endpoint =
+                JsonPath.parse(api.get("/actuator/wheeltimer").body());
         assertThat(endpoint.<List<String>>read("$.durable.tasks")).containsExactly("order-payment");
 
-        await().atMost(PATIENCE)
-                .untilAsserted(() -> assertThat(status(unpaidId)).isEqualTo("CANCELLED"));
+        await().atMost(Api.PATIENCE)
+                .untilAsserted(() -> assertThat(api.status(unpaidId)).isEqualTo("CANCELLED"));
         assertThat(deadlines.find("order-payment", unpaidId)).isEmpty();
         // Its cancellation got the data back: the item and when it was due.
-        await().atMost(PATIENCE)
+        await().atMost(Api.PATIENCE)
                 .untilAsserted(() -> assertThat(output.getOut())
                         .contains("Order " + unpaidId + " (book, due " + payBy + ") was not paid in time: cancelled"));
         Thread.sleep(WINDOW.toMillis()); // well past the paid order's window too
-        assertThat(status(paidId)).isEqualTo("PAID");
+        assertThat(api.status(paidId)).isEqualTo("PAID");
 
-        List<String> all = JsonPath.read(get("/orders").body(), "$.orders[*].id");
+        List<String> all = JsonPath.read(api.get("/orders").body(), "$.orders[*].id");
         assertThat(all).contains(unpaidId, paidId);
 
         // Two deadlines scheduled, one cancelled by the payment, one fired, once.
         assertThat(durable("scheduled")).isEqualTo(scheduledBefore + 2);
         assertThat(durable("cancelled")).isEqualTo(cancelledBefore + 1);
-        await().atMost(PATIENCE)
+        await().atMost(Api.PATIENCE)
                 .untilAsserted(() -> assertThat(durable("fired")).isEqualTo(firedBefore + 1));
         assertThat(meters.get("orders.cancelled")
                         .tag("by", "deadline")
@@ -125,52 +127,37 @@ class OrderFlowTest {
 
     @Test
     void unknownOrderIsANotFoundProblem() throws Exception {
-        HttpResponse<String> response = get("/orders/no-such-order");
-        assertProblem(response, 404, "no-such-order");
-        assertProblem(post("/orders/no-such-order/payment", ""), 404, "no-such-order");
+        HttpResponse<String> response = api.get("/orders/no-such-order");
+        Api.assertProblem(response, 404, "no-such-order");
+        Api.assertProblem(api.post("/orders/no-such-order/payment", ""), 404, "no-such-order");
     }
 
     @Test
     void payingAnOrderThatIsNotPendingIsAConflictProblem() throws Exception {
-        String id = JsonPath.read(post("/orders", "{\"item\": \"lamp\"}").body(), "$.id");
-        assertThat(post("/orders/" + id + "/payment", "").statusCode()).isEqualTo(200);
-        assertProblem(post("/orders/" + id + "/payment", ""), 409, "PAID");
+        String id = JsonPath.read(api.post("/orders", "{\"item\": \"lamp\"}").body(), "$.id");
+        assertThat(api.post("/orders/" + id + "/payment", "").statusCode()).isEqualTo(200);
+        Api.assertProblem(api.post("/orders/" + id + "/payment", ""), 409, "PAID");
 
-        String late = JsonPath.read(post("/orders", "{\"item\": \"chair\"}").body(), "$.id");
-        await().atMost(PATIENCE).untilAsserted(() -> assertThat(status(late)).isEqualTo("CANCELLED"));
-        assertProblem(post("/orders/" + late + "/payment", ""), 409, "CANCELLED");
+        String late = JsonPath.read(api.post("/orders", "{\"item\": \"chair\"}").body(), "$.id");
+        await().atMost(Api.PATIENCE)
+                .untilAsserted(() -> assertThat(api.status(late)).isEqualTo("CANCELLED"));
+        Api.assertProblem(api.post("/orders/" + late + "/payment", ""), 409, "CANCELLED");
     }
 
     @Test
     void malformedOrMissingBodyIsABadRequestProblem() throws Exception {
-        assertProblem(post("/orders", "{\"item\": "), 400, null);
-        assertProblem(post("/orders", "{}"), 400, "item");
-        assertProblem(post("/orders", "{\"item\": \"  \"}"), 400, "item");
+        Api.assertProblem(api.post("/orders", "{\"item\": "), 400, null);
+        Api.assertProblem(api.post("/orders", "{}"), 400, "item");
+        Api.assertProblem(api.post("/orders", "{\"item\": \"  \"}"), 400, "item");
     }
 
     @Test
     void healthShowsTheTimerUp() throws Exception {
-        DocumentContext health = JsonPath.parse(get("/actuator/health").body());
+        DocumentContext health = JsonPath.parse(api.get("/actuator/health").body());
         assertThat(health.<String>read("$.components.wheelTimer.status")).isEqualTo("UP");
         assertThat(health.<String>read("$.components.wheelTimer.details.wheelTimer.state"))
                 .isIn("INIT", "STARTED");
         assertThat(health.<String>read("$.components.wheelTimerDurable.status")).isEqualTo("UP");
-    }
-
-    private static void assertProblem(HttpResponse<String> response, int status, String detailPart) {
-        assertThat(response.statusCode()).isEqualTo(status);
-        assertThat(response.headers().firstValue("Content-Type"))
-                .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
-        DocumentContext problem = JsonPath.parse(response.body());
-        assertThat(problem.<Integer>read("$.status")).isEqualTo(status);
-        assertThat(problem.<String>read("$.title")).isNotBlank();
-        if (detailPart != null) {
-            assertThat(problem.<String>read("$.detail")).contains(detailPart);
-        }
-    }
-
-    private String status(String id) throws IOException, InterruptedException {
-        return JsonPath.read(get("/orders/" + id).body(), "$.status");
     }
 
     /** A counter of the payment deadlines: {@code wheel.timer.durable.<name>}, task {@code order-payment}. */
@@ -179,22 +166,5 @@ class OrderFlowTest {
                 .tag("task", "order-payment")
                 .counter();
         return counter == null ? 0 : counter.count();
-    }
-
-    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
-        return http.send(
-                HttpRequest.newBuilder(uri(path))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
-    private URI uri(String path) {
-        return URI.create("http://localhost:" + port + path);
     }
 }

@@ -51,22 +51,20 @@ class PaymentArrivalTest {
         @Test
         void aPaymentThatArrivedInTimeIsPaidAndStaysPaid() {
             Api api = new Api(port);
-            String placed = api.post("/orders", "{\"item\": \"book\"}").body();
-            String id = JsonPath.read(placed, "$.id");
-            Instant payBy = Instant.parse(JsonPath.read(placed, "$.payBy"));
+            Api.Placed order = api.placeDue("book");
 
             Instant sent = Instant.now();
-            HttpResponse<String> paid = api.pay(id);
+            HttpResponse<String> paid = api.pay(order.id());
 
-            assertThat(sent).as("the payment was sent before payBy").isBefore(payBy);
-            assertThat(Instant.now()).as("the provider answered after payBy").isAfter(payBy);
+            assertThat(sent).as("the payment was sent before payBy").isBefore(order.payBy());
+            assertThat(Instant.now()).as("the provider answered after payBy").isAfter(order.payBy());
             assertThat(paid.statusCode()).as(paid.body()).isEqualTo(200);
             assertThat(JsonPath.<String>read(paid.body(), "$.status")).isEqualTo("PAID");
             // Its deadline passed meanwhile and found the order held by this payment: it did not cancel it,
             // but waited for the claim to lapse, and the payment cancelled that wait.
-            assertThat(api.status(id)).isEqualTo("PAID");
+            assertThat(api.status(order.id())).isEqualTo("PAID");
             assertThat(provider.charges()).isEqualTo(1);
-            assertThat(deadlines.find("order-payment", id)).isEmpty();
+            assertThat(deadlines.find("order-payment", order.id())).isEmpty();
         }
     }
 
@@ -91,22 +89,21 @@ class PaymentArrivalTest {
         @Test
         void theOrderIsCancelledAtOnceNotLeftPending() {
             Api api = new Api(port);
-            String placed = api.post("/orders", "{\"item\": \"book\"}").body();
-            String id = JsonPath.read(placed, "$.id");
-            Instant payBy = Instant.parse(JsonPath.read(placed, "$.payBy"));
+            Api.Placed order = api.placeDue("book");
 
             Instant sent = Instant.now();
-            HttpResponse<String> timedOut = api.pay(id);
+            HttpResponse<String> timedOut = api.pay(order.id());
 
-            assertThat(sent).as("the payment was sent before payBy").isBefore(payBy);
-            assertThat(Instant.now()).as("it timed out after payBy").isAfter(payBy);
+            assertThat(sent).as("the payment was sent before payBy").isBefore(order.payBy());
+            assertThat(Instant.now()).as("it timed out after payBy").isAfter(order.payBy());
             assertProblem(timedOut, 504, "still awaiting payment");
 
             // The claim would lapse only 13 s after the payment arrived: the failed payment itself cancels the
             // overdue order, and its deadline, which was waiting for the claim.
-            await().atMost(Duration.ofSeconds(5)).until(() -> api.status(id).equals("CANCELLED"));
-            assertThat(deadlines.find("order-payment", id)).isEmpty();
-            assertProblem(api.pay(id), 409, "CANCELLED");
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> api.status(order.id()).equals("CANCELLED"));
+            assertThat(deadlines.find("order-payment", order.id())).isEmpty();
+            assertProblem(api.pay(order.id()), 409, "CANCELLED");
         }
     }
 
@@ -133,34 +130,32 @@ class PaymentArrivalTest {
         @Test
         void theDeadlineWaitsForTheClaimToLapseAndThenCancelsTheOrder() {
             Api api = new Api(port);
-            String placed = api.post("/orders", "{\"item\": \"book\"}").body();
-            String id = JsonPath.read(placed, "$.id");
-            Instant payBy = Instant.parse(JsonPath.read(placed, "$.payBy"));
+            Api.Placed order = api.placeDue("book");
             // A payment arrived in time and claimed the order, on an instance that then died: nothing will
             // mark the order paid or let go of it.
             Instant arrived = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-            assertThat(arrived).isBefore(payBy);
+            assertThat(arrived).isBefore(order.payBy());
             jdbc.sql("UPDATE orders SET payment_arrived_at = ? WHERE id = ?")
-                    .params(arrived.atOffset(ZoneOffset.UTC), id)
+                    .params(arrived.atOffset(ZoneOffset.UTC), order.id())
                     .update();
             Instant lapses = arrived.plus(Duration.ofMillis(200)).plus(OrdersProperties.CLAIM_MARGIN);
 
             // The deadline fires, leaves the claimed order alone and waits for the claim to lapse.
             await().atMost(Api.PATIENCE)
-                    .untilAsserted(() -> assertThat(deadlines.find("order-payment", id))
+                    .untilAsserted(() -> assertThat(deadlines.find("order-payment", order.id()))
                             .hasValueSatisfying(
                                     deadline -> assertThat(deadline.deadline()).isEqualTo(lapses.plusMillis(1))));
-            assertThat(Instant.now()).isAfter(payBy).isBefore(lapses);
-            assertThat(api.status(id)).isEqualTo("PENDING_PAYMENT");
+            assertThat(Instant.now()).isAfter(order.payBy()).isBefore(lapses);
+            assertThat(api.status(order.id())).isEqualTo("PENDING_PAYMENT");
 
             // Once the claim has lapsed, the deadline cancels the order: not before.
-            await().atMost(Api.PATIENCE).until(() -> api.status(id).equals("CANCELLED"));
+            await().atMost(Api.PATIENCE).until(() -> api.status(order.id()).equals("CANCELLED"));
             Instant cancelledAt = jdbc.sql("SELECT cancelled_at FROM orders WHERE id = ?")
-                    .param(id)
+                    .param(order.id())
                     .query((rs, row) -> rs.getObject(1, OffsetDateTime.class).toInstant())
                     .single();
             assertThat(cancelledAt).isAfterOrEqualTo(lapses);
-            assertThat(deadlines.find("order-payment", id)).isEmpty();
+            assertThat(deadlines.find("order-payment", order.id())).isEmpty();
         }
     }
 }

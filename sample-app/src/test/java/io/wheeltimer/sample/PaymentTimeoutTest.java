@@ -3,10 +3,8 @@ package io.wheeltimer.sample;
 import static io.wheeltimer.sample.Api.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.jayway.jsonpath.JsonPath;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wheeltimer.jdbc.DurableTimer;
-import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -38,15 +36,13 @@ class PaymentTimeoutTest {
     @Test
     void aSlowProviderIsA504AndTheOrderStaysPendingPayment() {
         Api api = new Api(port);
-        String placed = api.post("/orders", "{\"item\": \"book\"}").body();
-        String id = JsonPath.read(placed, "$.id");
-        Instant payBy = Instant.parse(JsonPath.read(placed, "$.payBy"));
+        Api.Placed order = api.placeDue("book");
 
-        assertProblem(api.pay(id), 504, "still awaiting payment");
+        assertProblem(api.pay(order.id()), 504, "still awaiting payment");
 
-        assertThat(api.status(id)).isEqualTo("PENDING_PAYMENT");
-        assertThat(deadlines.find("order-payment", id))
-                .hasValueSatisfying(deadline -> assertThat(deadline.deadline()).isEqualTo(payBy));
+        assertThat(api.status(order.id())).isEqualTo("PENDING_PAYMENT");
+        assertThat(deadlines.find("order-payment", order.id()))
+                .hasValueSatisfying(deadline -> assertThat(deadline.deadline()).isEqualTo(order.payBy()));
         assertThat(meters.get("wheel.timer.time.limit.exceeded")
                         .tag("task", "io.wheeltimer.sample.PaymentProvider.charge(String)")
                         .counter()

@@ -8,10 +8,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wheeltimer.jdbc.DurableTimer;
 import io.wheeltimer.testsupport.postgres.EmbeddedPostgresServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -24,7 +20,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,10 +74,6 @@ class PostgresTest {
                 .run(byKey.values().stream().map(p -> "--" + p).toArray(String[]::new));
     }
 
-    private static Api api(ConfigurableApplicationContext app) {
-        return new Api(app.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
-    }
-
     private static double cancelledBy(ConfigurableApplicationContext app) {
         return app.getBean(MeterRegistry.class).find("orders.cancelled").counters().stream()
                 .mapToDouble(c -> c.count())
@@ -98,8 +89,8 @@ class PostgresTest {
             String overdue;
             String onTime;
             try (ConfigurableApplicationContext first = app(url, "orders.payment-window=60s")) {
-                overdue = api(first).place("overdue");
-                onTime = api(first).place("on time");
+                overdue = Api.of(first).place("overdue");
+                onTime = Api.of(first).place("on time");
             }
             // While no instance runs, time passes: one deadline goes by, the other is 4 s away. The orders
             // and their durable deadlines say so.
@@ -125,7 +116,7 @@ class PostgresTest {
             }
 
             try (ConfigurableApplicationContext second = app(url, "orders.payment-window=60s")) {
-                Api api = api(second);
+                Api api = Api.of(second);
                 await().atMost(Api.PATIENCE).until(() -> api.status(overdue).equals("CANCELLED"));
                 assertThat(second.getBean(DurableTimer.class).find("order-payment", onTime))
                         .hasValueSatisfying(d -> assertThat(d.deadline()).isEqualTo(onTimeBy));
@@ -161,8 +152,8 @@ class PostgresTest {
             String[] settings = {"orders.payment-window=10s"};
             ConfigurableApplicationContext a = app(url, settings);
             try (ConfigurableApplicationContext b = app(url, settings)) {
-                Api apiA = api(a);
-                Api apiB = api(b);
+                Api apiA = Api.of(a);
+                Api apiB = Api.of(b);
                 List<String> placedOnA = new ArrayList<>();
                 List<String> placedOnB = new ArrayList<>();
                 for (int i = 0; i < 20; i++) {
@@ -232,31 +223,17 @@ class PostgresTest {
             String url = database("race");
             try (ConfigurableApplicationContext app =
                     app(url, "orders.payment-window=1s", "orders.provider-latency=0ms")) {
-                Api api = api(app);
-                HttpClient http = HttpClient.newHttpClient();
-                int port = app.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+                Api api = Api.of(app);
                 for (long offsetMillis : new long[] {-200, -40, -20, 0, 20}) {
-                    String placed = api.post("/orders", "{\"item\": \"race\"}").body();
-                    String id = JsonPath.read(placed, "$.id");
-                    Instant payBy = Instant.parse(JsonPath.read(placed, "$.payBy"));
+                    Api.Placed placed = api.placeDue("race");
+                    String id = placed.id();
+                    Instant payBy = placed.payBy();
                     long wait = Duration.between(Instant.now(), payBy.plusMillis(offsetMillis))
                             .toMillis();
                     if (wait > 0) {
                         Thread.sleep(wait);
                     }
-                    List<CompletableFuture<HttpResponse<String>>> payments = new ArrayList<>();
-                    for (int i = 0; i < 50; i++) {
-                        payments.add(http.sendAsync(
-                                HttpRequest.newBuilder(
-                                                URI.create("http://127.0.0.1:" + port + "/orders/" + id + "/payment"))
-                                        .POST(HttpRequest.BodyPublishers.noBody())
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString()));
-                    }
-                    List<Integer> statuses = payments.stream()
-                            .map(CompletableFuture::join)
-                            .map(HttpResponse::statusCode)
-                            .toList();
+                    List<Integer> statuses = api.payAtOnce(id, 50);
                     assertThat(statuses).as("offset %d ms", offsetMillis).allMatch(s -> s == 200 || s == 409);
                     long ok = statuses.stream().filter(s -> s == 200).count();
                     assertThat(ok).as("offset %d ms", offsetMillis).isLessThanOrEqualTo(1);
