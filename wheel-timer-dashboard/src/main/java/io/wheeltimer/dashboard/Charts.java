@@ -28,20 +28,11 @@ final class Charts {
             max = Math.max(max, b);
         }
         int width = buckets.length * bar;
-        StringBuilder svg = new StringBuilder();
-        svg.append("<svg data-testid=\"lateness-chart\" data-task=\"")
-                .append(Html.text(task))
-                .append("\" class=\"chart\" viewBox=\"0 0 ")
-                .append(width)
-                .append(' ')
-                .append(height + 14)
-                .append("\" width=\"")
-                .append(width)
-                .append("\" height=\"")
-                .append(height + 14)
-                .append("\" role=\"img\" aria-label=\"lateness histogram of ")
-                .append(Html.text(task))
-                .append("\">");
+        StringBuilder svg = open(
+                "data-testid=\"lateness-chart\" data-task=\"" + Html.text(task) + "\"",
+                width,
+                height,
+                "lateness histogram of " + Html.text(task));
         for (int i = 0; i < buckets.length; i++) {
             String label =
                     i < bounds.size() ? "\u2264 " + label(bounds.get(i)) : "> " + label(bounds.get(bounds.size() - 1));
@@ -79,6 +70,26 @@ final class Charts {
     }
 
     /**
+     * The opening tag of a chart {@code width} wide: {@code height} for its bars and 14 below them for their
+     * labels; {@code attributes} (HTML-escaped already) come first, {@code label} (likewise) is its accessible name.
+     */
+    private static StringBuilder open(String attributes, int width, int height, String label) {
+        return new StringBuilder("<svg ")
+                .append(attributes)
+                .append(" class=\"chart\" viewBox=\"0 0 ")
+                .append(width)
+                .append(' ')
+                .append(height + 14)
+                .append("\" width=\"")
+                .append(width)
+                .append("\" height=\"")
+                .append(height + 14)
+                .append("\" role=\"img\" aria-label=\"")
+                .append(label)
+                .append("\">");
+    }
+
+    /**
      * Deadlines per minute of the next {@code minutes} minutes, stacked by task (in the order of
      * {@code perTask}); each value is an array of {@code minutes} counts.
      */
@@ -94,16 +105,8 @@ final class Charts {
             max = Math.max(max, sum);
         }
         int width = minutes * bar;
-        StringBuilder svg = new StringBuilder();
-        svg.append("<svg data-testid=\"upcoming-chart\" class=\"chart\" viewBox=\"0 0 ")
-                .append(width)
-                .append(' ')
-                .append(height + 14)
-                .append("\" width=\"")
-                .append(width)
-                .append("\" height=\"")
-                .append(height + 14)
-                .append("\" role=\"img\" aria-label=\"deadlines per minute of the next hour\">");
+        StringBuilder svg =
+                open("data-testid=\"upcoming-chart\"", width, height, "deadlines per minute of the next hour");
         for (int m = 0; m < minutes; m++) {
             int y = height;
             int i = 0;

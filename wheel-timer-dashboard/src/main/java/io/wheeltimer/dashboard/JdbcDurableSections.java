@@ -69,19 +69,10 @@ final class JdbcDurableSections implements DurableSections {
                     .append(Html.text(task))
                     .append("\"><th scope=\"row\">")
                     .append(Html.text(task))
-                    .append("</th><td class=\"num\"><a data-testid=\"pending-link\" href=\"")
-                    .append(viewer.path())
-                    .append("/pending?task=")
-                    .append(q)
-                    .append("\"><span data-testid=\"pending-count\">")
-                    .append(count(c.pending()))
-                    .append("</span></a></td><td class=\"num\"><a data-testid=\"failed-link\" href=\"")
-                    .append(viewer.path())
-                    .append("/failed?task=")
-                    .append(q)
-                    .append("\"><span data-testid=\"failed-count\">")
-                    .append(count(c.failed()))
-                    .append("</span></a></td><td data-testid=\"handled\">")
+                    .append("</th>");
+            listCell(out, viewer, "pending", q, c.pending());
+            listCell(out, viewer, "failed", q, c.failed());
+            out.append("<td data-testid=\"handled\">")
                     .append(handled.contains(task) ? "yes" : "no")
                     .append("</td><td class=\"num\" data-testid=\"lateness-p50\">")
                     .append(f.p50Millis())
@@ -142,6 +133,23 @@ final class JdbcDurableSections implements DurableSections {
                     .append("</td></tr>");
         }
         out.append("</tbody></table></section>");
+    }
+
+    /** A cell of a task's row: how many timeouts its {@code list} holds, linked to that list. */
+    private static void listCell(StringBuilder out, Viewer viewer, String list, String task, long size) {
+        out.append("<td class=\"num\"><a data-testid=\"")
+                .append(list)
+                .append("-link\" href=\"")
+                .append(viewer.path())
+                .append('/')
+                .append(list)
+                .append("?task=")
+                .append(task)
+                .append("\"><span data-testid=\"")
+                .append(list)
+                .append("-count\">")
+                .append(count(size))
+                .append("</span></a></td>");
     }
 
     private static String count(long count) {

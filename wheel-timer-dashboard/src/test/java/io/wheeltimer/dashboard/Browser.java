@@ -7,6 +7,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -14,17 +17,28 @@ import org.openqa.selenium.chrome.ChromeOptions;
 /**
  * A headless Chromium from Debian's packages ({@code chromium}, {@code chromium-driver}), driven
  * through the installed chromedriver: Selenium is given both paths, so it never looks for or
- * downloads a browser. A fresh profile in a temporary directory, deleted at close.
+ * downloads a browser. A fresh profile in a temporary directory, deleted at close. A test class
+ * registers one ({@code @RegisterExtension}): it opens before the class's tests and closes after them.
  */
-final class Browser implements AutoCloseable {
+final class Browser implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
 
     private static final String CHROMIUM = "/usr/bin/chromium";
     private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
 
-    final ChromeDriver driver;
-    private final Path profile;
+    ChromeDriver driver;
+    private Path profile;
 
-    Browser() throws IOException {
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+        open();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException {
+        close();
+    }
+
+    void open() throws IOException {
         this.profile = Files.createTempDirectory("dashboard-chromium-");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM);

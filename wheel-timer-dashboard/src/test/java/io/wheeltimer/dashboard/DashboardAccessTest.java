@@ -1,9 +1,11 @@
 package io.wheeltimer.dashboard;
 
+import static io.wheeltimer.dashboard.DashboardRequests.from;
+import static io.wheeltimer.dashboard.DashboardRequests.page;
+import static io.wheeltimer.dashboard.DashboardRequests.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -21,7 +23,6 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.web.servlet.MockMvc;
-import org.springframework.test.web.servlet.request.RequestPostProcessor;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.context.WebApplicationContext;
 
@@ -70,13 +71,6 @@ class DashboardAccessTest {
         mvc = MockMvcBuilders.webAppContextSetup(context).build();
     }
 
-    private static RequestPostProcessor from(String address) {
-        return request -> {
-            request.setRemoteAddr(address);
-            return request;
-        };
-    }
-
     @Test
     void aRemoteRequestIsRefusedAndALoopbackOneAnswered() throws Exception {
         mvc.perform(get("/wheel-timer").with(from("203.0.113.9")))
@@ -89,41 +83,22 @@ class DashboardAccessTest {
 
     @Test
     void readOnlyRendersNoWriteControlAndAForgedWriteChangesNothing() throws Exception {
-        payments.failing.set(true);
-        durable.schedule(TASK, "order-read-only", Duration.ZERO);
+        payments.giveUp(durable, "order-read-only");
         durable.schedule(TASK, "order-pending", Duration.ofHours(1));
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> durable.findFailed(TASK, "order-read-only").isPresent());
-        payments.failing.set(false);
 
-        String failedPage = mvc.perform(
-                        get("/wheel-timer/failed").param("task", TASK).with(from("127.0.0.1")))
-                .andExpect(status().isOk())
-                .andReturn()
-                .getResponse()
-                .getContentAsString();
-        String pendingPage = mvc.perform(
-                        get("/wheel-timer/pending").param("task", TASK).with(from("127.0.0.1")))
-                .andExpect(status().isOk())
-                .andReturn()
-                .getResponse()
-                .getContentAsString();
+        String failedPage =
+                page(mvc, get("/wheel-timer/failed").param("task", TASK).with(from("127.0.0.1")));
+        String pendingPage =
+                page(mvc, get("/wheel-timer/pending").param("task", TASK).with(from("127.0.0.1")));
         assertThat(failedPage).contains("data-key=\"order-read-only\"").doesNotContain("<form method=\"post\"");
         assertThat(pendingPage).contains("data-key=\"order-pending\"").doesNotContain("<form method=\"post\"");
         assertThat(failedPage).as("the last error is masked").contains("******").doesNotContain("service down");
 
         for (String action : List.of("discard", "retry")) {
-            mvc.perform(post("/wheel-timer/actions/" + action)
-                            .param("task", TASK)
-                            .param("key", "order-read-only")
-                            .with(from("127.0.0.1")))
+            mvc.perform(write(action, "order-read-only").with(from("127.0.0.1")))
                     .andExpect(status().isForbidden());
         }
-        mvc.perform(post("/wheel-timer/actions/cancel")
-                        .param("task", TASK)
-                        .param("key", "order-pending")
-                        .with(from("127.0.0.1")))
-                .andExpect(status().isForbidden());
+        mvc.perform(write("cancel", "order-pending").with(from("127.0.0.1"))).andExpect(status().isForbidden());
         assertThat(durable.findFailed(TASK, "order-read-only")).isPresent();
         assertThat(durable.find(TASK, "order-pending")).isPresent();
         durable.discard(TASK, "order-read-only");
@@ -138,11 +113,7 @@ class DashboardAccessTest {
         String thread = Thread.currentThread().getName();
         counting.clear();
 
-        String figures = mvc.perform(get("/wheel-timer/api/figures").with(from("127.0.0.1")))
-                .andExpect(status().isOk())
-                .andReturn()
-                .getResponse()
-                .getContentAsString();
+        String figures = page(mvc, get("/wheel-timer/api/figures").with(from("127.0.0.1")));
 
         List<String> mine = counting.executed().stream()
                 .filter(e -> e.thread().equals(thread))

@@ -14,9 +14,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
@@ -38,7 +38,8 @@ class DashboardBrowserTest {
     private static final String TASK = DashboardTestApplication.TASK;
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-    private static Browser browser;
+    @RegisterExtension
+    static final Browser browser = new Browser();
 
     @LocalServerPort
     int port;
@@ -63,16 +64,6 @@ class DashboardBrowserTest {
         }
     }
 
-    @BeforeAll
-    static void openBrowser() throws IOException {
-        browser = new Browser();
-    }
-
-    @AfterAll
-    static void closeBrowser() throws IOException {
-        browser.close();
-    }
-
     private String url(String path) {
         return "http://127.0.0.1:" + port + "/wheel-timer" + path;
     }
@@ -95,16 +86,23 @@ class DashboardBrowserTest {
         return text.toString();
     }
 
+    /** Types {@code key} into the look-up form, in place of what is there, and submits it. */
+    private static void lookUp(String key) {
+        WebElement field = browser.driver.findElement(By.cssSelector("[data-testid=lookup-key]"));
+        field.clear();
+        field.sendKeys(key);
+        browser.driver
+                .findElement(By.cssSelector("[data-testid=lookup-submit]"))
+                .click();
+    }
+
     @Test
     void findsATimeoutByTaskAndKey() {
         durable.schedule(TASK, "order-lookup", Duration.ofHours(2), "{\"card\":\"4111\"}");
         browser.driver.get(url(""));
 
         browser.driver.findElement(By.cssSelector("[data-testid=lookup-task]")).sendKeys(TASK);
-        browser.driver.findElement(By.cssSelector("[data-testid=lookup-key]")).sendKeys("order-lookup");
-        browser.driver
-                .findElement(By.cssSelector("[data-testid=lookup-submit]"))
-                .click();
+        lookUp("order-lookup");
 
         await().atMost(PATIENCE).ignoreExceptions().untilAsserted(() -> {
             WebElement result = browser.driver.findElement(By.cssSelector("[data-testid=lookup-result]"));
@@ -118,11 +116,7 @@ class DashboardBrowserTest {
                     .isEqualTo("******");
         });
 
-        browser.driver.findElement(By.cssSelector("[data-testid=lookup-key]")).clear();
-        browser.driver.findElement(By.cssSelector("[data-testid=lookup-key]")).sendKeys("no-such-order");
-        browser.driver
-                .findElement(By.cssSelector("[data-testid=lookup-submit]"))
-                .click();
+        lookUp("no-such-order");
         // The submit loads a new page: the old page's result may be found (then go stale) before it.
         await().atMost(PATIENCE)
                 .ignoreExceptions()
@@ -158,51 +152,40 @@ class DashboardBrowserTest {
 
     @Test
     void retriesAndDiscardsGivenUpTimeoutsFromTheirList() {
-        payments.failing.set(true);
-        durable.schedule(TASK, "order-retry", Duration.ZERO);
-        durable.schedule(TASK, "order-discard", Duration.ZERO);
-        await().atMost(PATIENCE)
-                .until(() -> durable.findFailed(TASK, "order-retry").isPresent()
-                        && durable.findFailed(TASK, "order-discard").isPresent());
-        payments.failing.set(false);
+        payments.giveUp(durable, "order-retry", "order-discard");
 
         browser.driver.get(url(""));
         assertThat(Long.parseLong(figure(TASK, "failed-count"))).isGreaterThanOrEqualTo(2);
         // The figures are swapped at every refresh: click the link of the row as it is now.
-        await().atMost(PATIENCE).ignoreExceptions().until(() -> {
-            taskRow(TASK)
-                    .findElement(By.cssSelector("[data-testid=failed-link]"))
-                    .click();
-            return true;
-        });
+        click(() -> taskRow(TASK), "failed-link");
         // Each click posts a form and loads the list again: the rows are read from the page it loads.
-        await().atMost(PATIENCE).ignoreExceptions().until(() -> {
-            failedRow("order-retry")
-                    .findElement(By.cssSelector("[data-testid=retry]"))
-                    .click();
-            return true;
-        });
-        await().atMost(PATIENCE)
-                .ignoreExceptions()
-                .untilAsserted(() -> assertThat(browser.driver.findElements(By.cssSelector("[data-key='order-retry']")))
-                        .as("no longer given up")
-                        .isEmpty());
+        click(() -> failedRow("order-retry"), "retry");
+        awaitNoLongerListed("order-retry");
         await().atMost(PATIENCE).until(() -> payments.ran.contains("order-retry"));
 
-        await().atMost(PATIENCE).ignoreExceptions().until(() -> {
-            failedRow("order-discard")
-                    .findElement(By.cssSelector("[data-testid=discard]"))
-                    .click();
-            return true;
-        });
-        await().atMost(PATIENCE)
-                .ignoreExceptions()
-                .untilAsserted(
-                        () -> assertThat(browser.driver.findElements(By.cssSelector("[data-key='order-discard']")))
-                                .isEmpty());
+        click(() -> failedRow("order-discard"), "discard");
+        awaitNoLongerListed("order-discard");
         assertThat(durable.findFailed(TASK, "order-discard")).isEmpty();
         assertThat(durable.find(TASK, "order-discard")).isEmpty();
         assertThat(payments.ran).doesNotContain("order-discard");
+    }
+
+    /** Clicks the control {@code testId} of the row {@code row} finds, retried until the row is there to click. */
+    private static void click(Supplier<WebElement> row, String testId) {
+        await().atMost(PATIENCE).ignoreExceptions().until(() -> {
+            row.get()
+                    .findElement(By.cssSelector("[data-testid=" + testId + "]"))
+                    .click();
+            return true;
+        });
+    }
+
+    private static void awaitNoLongerListed(String key) {
+        await().atMost(PATIENCE)
+                .ignoreExceptions()
+                .untilAsserted(() -> assertThat(browser.driver.findElements(By.cssSelector("[data-key='" + key + "']")))
+                        .as("%s no longer given up", key)
+                        .isEmpty());
     }
 
     private WebElement failedRow(String key) {
@@ -214,11 +197,7 @@ class DashboardBrowserTest {
 
     @Test
     void aPopulatedOverviewIsPhotographed() throws IOException {
-        payments.failing.set(true);
-        durable.schedule(TASK, "order-given-up", Duration.ZERO);
-        await().atMost(PATIENCE)
-                .until(() -> durable.findFailed(TASK, "order-given-up").isPresent());
-        payments.failing.set(false);
+        payments.giveUp(durable, "order-given-up");
         for (int i = 0; i < 120; i++) {
             durable.schedule(TASK, "order-" + (1000 + i), Duration.ofSeconds(20L + i * 37L % 3600));
         }

@@ -2,7 +2,6 @@ package io.wheeltimer.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.wheeltimer.jdbc.JdbcDurableTimer;
 import java.time.Duration;
@@ -13,19 +12,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.context.WebApplicationContext;
 
 /** A task's pending list: soonest first, 50 a page, next and previous by keyset links. */
-@SpringBootTest(
-        classes = DashboardTestApplication.class,
-        properties = {
-            "wheel-timer.dashboard.read-only=false",
-            "wheel-timer.dashboard.allow-remote=true",
-            "wheel-timer.dashboard.show-data=always"
-        })
+@OpenDashboardTest
 class DashboardListsTest {
 
     private static final String TASK = DashboardTestApplication.TASK;
@@ -39,12 +30,8 @@ class DashboardListsTest {
     JdbcDurableTimer durable;
 
     private String page(String url) throws Exception {
-        MockMvc mvc = MockMvcBuilders.webAppContextSetup(context).build();
-        return mvc.perform(get(url))
-                .andExpect(status().isOk())
-                .andReturn()
-                .getResponse()
-                .getContentAsString();
+        return DashboardRequests.page(
+                MockMvcBuilders.webAppContextSetup(context).build(), get(url));
     }
 
     private static List<String> keys(String page) {

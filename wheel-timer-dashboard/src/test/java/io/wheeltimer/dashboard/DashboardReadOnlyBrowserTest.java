@@ -1,14 +1,11 @@
 package io.wheeltimer.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.jdbc.JdbcDurableTimer;
-import java.io.IOException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -23,7 +20,8 @@ class DashboardReadOnlyBrowserTest {
 
     private static final String TASK = DashboardTestApplication.TASK;
 
-    private static Browser browser;
+    @RegisterExtension
+    static final Browser browser = new Browser();
 
     @LocalServerPort
     int port;
@@ -34,24 +32,10 @@ class DashboardReadOnlyBrowserTest {
     @Autowired
     DashboardTestApplication.Payments payments;
 
-    @BeforeAll
-    static void openBrowser() throws IOException {
-        browser = new Browser();
-    }
-
-    @AfterAll
-    static void closeBrowser() throws IOException {
-        browser.close();
-    }
-
     @Test
     void noWriteControlIsRenderedAndAForgedWriteIsRefused() {
-        payments.failing.set(true);
-        durable.schedule(TASK, "order-stuck", Duration.ZERO);
+        payments.giveUp(durable, "order-stuck");
         durable.schedule(TASK, "order-waiting", Duration.ofHours(1));
-        await().atMost(Duration.ofSeconds(30))
-                .until(() -> durable.findFailed(TASK, "order-stuck").isPresent());
-        payments.failing.set(false);
         String base = "http://127.0.0.1:" + port + "/wheel-timer";
 
         browser.driver.get(base + "/failed?task=" + TASK);

@@ -1,10 +1,15 @@
 package io.wheeltimer.dashboard;
 
+import static org.awaitility.Awaitility.await;
+
 import io.wheeltimer.jdbc.DurableTimeout;
 import io.wheeltimer.jdbc.DurableTimerTask;
+import io.wheeltimer.jdbc.JdbcDurableTimer;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -37,6 +42,21 @@ class DashboardTestApplication {
                 throw new IllegalStateException("payment service down for " + timeout.key());
             }
             ran.add(timeout.key());
+        }
+
+        /**
+         * Schedules each of {@code keys} due at once and has the handler fail them until {@code durable} has
+         * given up on them all (the tests' one attempt).
+         */
+        void giveUp(JdbcDurableTimer durable, String... keys) {
+            failing.set(true);
+            for (String key : keys) {
+                durable.schedule(TASK, key, Duration.ZERO);
+            }
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> Stream.of(keys)
+                            .allMatch(key -> durable.findFailed(TASK, key).isPresent()));
+            failing.set(false);
         }
     }
 }

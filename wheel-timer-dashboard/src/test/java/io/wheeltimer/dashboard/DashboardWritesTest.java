@@ -1,9 +1,11 @@
 package io.wheeltimer.dashboard;
 
+import static io.wheeltimer.dashboard.DashboardRequests.from;
+import static io.wheeltimer.dashboard.DashboardRequests.page;
+import static io.wheeltimer.dashboard.DashboardRequests.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.wheeltimer.jdbc.JdbcDurableTimer;
@@ -13,8 +15,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.context.WebApplicationContext;
@@ -24,13 +26,7 @@ import org.springframework.web.context.WebApplicationContext;
  * nothing; with it, cancel and run-now act on a pending timeout; and remote requests once allowed
  * are answered; data shown when allowed.
  */
-@SpringBootTest(
-        classes = DashboardTestApplication.class,
-        properties = {
-            "wheel-timer.dashboard.read-only=false",
-            "wheel-timer.dashboard.allow-remote=true",
-            "wheel-timer.dashboard.show-data=always"
-        })
+@OpenDashboardTest
 class DashboardWritesTest {
 
     private static final String TASK = DashboardTestApplication.TASK;
@@ -53,18 +49,16 @@ class DashboardWritesTest {
     }
 
     private static RequestPostProcessor remote() {
-        return request -> {
-            request.setRemoteAddr("203.0.113.9");
-            return request;
-        };
+        return from("203.0.113.9");
     }
 
     private String pendingPage() throws Exception {
-        return mvc.perform(get("/wheel-timer/pending").param("task", TASK).with(remote()))
-                .andExpect(status().isOk())
-                .andReturn()
-                .getResponse()
-                .getContentAsString();
+        return page(mvc, get("/wheel-timer/pending").param("task", TASK).with(remote()));
+    }
+
+    /** {@code write} from a remote address with the page's token, which {@code token} has found. */
+    private static MockHttpServletRequestBuilder withToken(MockHttpServletRequestBuilder write, Matcher token) {
+        return write.param("wt-token", token.group(1)).with(remote());
     }
 
     @Test
@@ -72,16 +66,8 @@ class DashboardWritesTest {
         durable.schedule(TASK, "order-forged", Duration.ofHours(1), "secret-ish");
         assertThat(pendingPage()).contains("data-testid=\"cancel\"").contains("secret-ish");
 
-        mvc.perform(post("/wheel-timer/actions/cancel")
-                        .param("task", TASK)
-                        .param("key", "order-forged")
-                        .with(remote()))
-                .andExpect(status().isForbidden());
-        mvc.perform(post("/wheel-timer/actions/cancel")
-                        .param("task", TASK)
-                        .param("key", "order-forged")
-                        .param("wt-token", "guessed")
-                        .with(remote()))
+        mvc.perform(write("cancel", "order-forged").with(remote())).andExpect(status().isForbidden());
+        mvc.perform(write("cancel", "order-forged").param("wt-token", "guessed").with(remote()))
                 .andExpect(status().isForbidden());
         assertThat(durable.find(TASK, "order-forged")).isPresent();
         durable.cancel(TASK, "order-forged");
@@ -94,24 +80,9 @@ class DashboardWritesTest {
         Matcher token = TOKEN.matcher(pendingPage());
         assertThat(token.find()).isTrue();
 
-        mvc.perform(post("/wheel-timer/actions/cancel")
-                        .param("task", TASK)
-                        .param("key", "order-cancel")
-                        .param("wt-token", token.group(1))
-                        .with(remote()))
-                .andExpect(status().isSeeOther());
-        mvc.perform(post("/wheel-timer/actions/run-now")
-                        .param("task", TASK)
-                        .param("key", "order-run-now")
-                        .param("wt-token", token.group(1))
-                        .with(remote()))
-                .andExpect(status().isSeeOther());
-        mvc.perform(post("/wheel-timer/actions/cancel")
-                        .param("task", TASK)
-                        .param("key", "order-cancel")
-                        .param("wt-token", token.group(1))
-                        .with(remote()))
-                .andExpect(status().isNotFound());
+        mvc.perform(withToken(write("cancel", "order-cancel"), token)).andExpect(status().isSeeOther());
+        mvc.perform(withToken(write("run-now", "order-run-now"), token)).andExpect(status().isSeeOther());
+        mvc.perform(withToken(write("cancel", "order-cancel"), token)).andExpect(status().isNotFound());
 
         assertThat(durable.find(TASK, "order-cancel")).isEmpty();
         await().atMost(Duration.ofSeconds(30)).until(() -> payments.ran.contains("order-run-now"));
@@ -123,12 +94,7 @@ class DashboardWritesTest {
         durable.schedule(TASK, "order-x", Duration.ofHours(1));
         Matcher token = TOKEN.matcher(pendingPage());
         assertThat(token.find()).isTrue();
-        mvc.perform(post("/wheel-timer/actions/explode")
-                        .param("task", TASK)
-                        .param("key", "order-x")
-                        .param("wt-token", token.group(1))
-                        .with(remote()))
-                .andExpect(status().isBadRequest());
+        mvc.perform(withToken(write("explode", "order-x"), token)).andExpect(status().isBadRequest());
         assertThat(durable.find(TASK, "order-x")).isPresent();
         durable.cancel(TASK, "order-x");
     }
