@@ -7,15 +7,20 @@ import org.junit.jupiter.api.Test;
 
 class TemplateTest {
 
-    @Test
-    void fillsEveryPlaceholderOfASectionEachTimeItStands() {
-        Template section = Template.load().section(HeartbeatReport.START, HeartbeatReport.END);
-        section.put("heartbeat-date", "2026-01-01")
+    /** The heartbeat section with every placeholder filled but {@code heartbeat-targets-rows}. */
+    private static Template heartbeatWithoutTargets() {
+        return Template.load()
+                .section(HeartbeatReport.START, HeartbeatReport.END)
+                .put("heartbeat-date", "2026-01-01")
                 .put("heartbeat-machine", "a machine")
                 .put("heartbeat-command", "the command")
                 .put("heartbeat-quick", "")
-                .put("heartbeat-rows", "| rows |")
-                .put("heartbeat-targets-rows", "| target rows |");
+                .put("heartbeat-rows", "| rows |");
+    }
+
+    @Test
+    void fillsEveryPlaceholderOfASectionEachTimeItStands() {
+        Template section = heartbeatWithoutTargets().put("heartbeat-targets-rows", "| target rows |");
 
         String filled = section.fill();
 
@@ -30,12 +35,7 @@ class TemplateTest {
 
     @Test
     void aPlaceholderNoDataFillsIsAnErrorNamingIt() {
-        Template section = Template.load().section(HeartbeatReport.START, HeartbeatReport.END);
-        section.put("heartbeat-date", "2026-01-01")
-                .put("heartbeat-machine", "a machine")
-                .put("heartbeat-command", "the command")
-                .put("heartbeat-quick", "")
-                .put("heartbeat-rows", "| rows |");
+        Template section = heartbeatWithoutTargets();
 
         assertThatThrownBy(section::fill)
                 .isInstanceOf(IllegalStateException.class)
@@ -44,17 +44,7 @@ class TemplateTest {
 
     @Test
     void dataWithNoPlaceholderIsAnErrorNamingIt() {
-        Template whole = Template.load().section(HeartbeatReport.START, HeartbeatReport.END);
-        for (String placeholder : new String[] {
-            "heartbeat-date",
-            "heartbeat-machine",
-            "heartbeat-command",
-            "heartbeat-quick",
-            "heartbeat-rows",
-            "heartbeat-targets-rows"
-        }) {
-            whole.put(placeholder, "x");
-        }
+        Template whole = heartbeatWithoutTargets().put("heartbeat-targets-rows", "x");
         whole.put("durable-rows", "x");
         assertThatThrownBy(whole::fill)
                 .isInstanceOf(IllegalStateException.class)
