@@ -35,19 +35,24 @@ final class Api {
         return new Api(app.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
     }
 
+    /** The address of {@code path} on the application. */
+    URI uri(String path) {
+        return URI.create(base + path);
+    }
+
     HttpResponse<String> get(String path) {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
+        return send(HttpRequest.newBuilder(uri(path)).GET());
     }
 
     HttpResponse<String> post(String path, String json) {
-        return send(HttpRequest.newBuilder(URI.create(base + path))
+        return send(HttpRequest.newBuilder(uri(path))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     /** Posts these exact bytes as a JSON body, malformed or not. */
     HttpResponse<String> postBytes(String path, byte[] body) {
-        return send(HttpRequest.newBuilder(URI.create(base + path))
+        return send(HttpRequest.newBuilder(uri(path))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
     }
@@ -89,7 +94,7 @@ final class Api {
         List<CompletableFuture<HttpResponse<String>>> payments = new ArrayList<>();
         for (int i = 0; i < times; i++) {
             payments.add(http.sendAsync(
-                    HttpRequest.newBuilder(URI.create(base + "/orders/" + id + "/payment"))
+                    HttpRequest.newBuilder(uri("/orders/" + id + "/payment"))
                             .timeout(PATIENCE)
                             .POST(HttpRequest.BodyPublishers.noBody())
                             .build(),

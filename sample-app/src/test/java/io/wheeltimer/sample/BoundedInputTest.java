@@ -5,19 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.jayway.jsonpath.JsonPath;
 import java.io.ByteArrayOutputStream;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -27,9 +25,7 @@ import org.springframework.web.bind.annotation.RestController;
  * is a problem detail: a 1 MB item is refused, {"item": 42} is not taken as "42", NUL is refused,
  * and neither Boot's error JSON nor Tomcat's HTML pages reach the client.
  */
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"spring.datasource.url=jdbc:h2:file:./target/test-db/input-${random.uuid}"})
+@SampleWebTest(properties = {"spring.datasource.url=jdbc:h2:file:./target/test-db/input-${random.uuid}"})
 @Import(BoundedInputTest.Failing.class)
 class BoundedInputTest {
 
@@ -43,11 +39,11 @@ class BoundedInputTest {
         }
     }
 
-    @LocalServerPort
-    int port;
+    private Api api;
 
-    Api api() {
-        return new Api(port);
+    @BeforeEach
+    void connect(Api api) {
+        this.api = api;
     }
 
     @Nested
@@ -56,8 +52,8 @@ class BoundedInputTest {
         @Test
         void aMegabyteItemIsA413AndNotStored() {
             String big = "x".repeat(1 << 20);
-            assertProblem(api().post("/orders", "{\"item\": \"" + big + "\"}"), 413, "4096 bytes");
-            assertThat(api().get("/orders").body()).doesNotContain("xxxxxxxx");
+            assertProblem(api.post("/orders", "{\"item\": \"" + big + "\"}"), 413, "4096 bytes");
+            assertThat(api.get("/orders").body()).doesNotContain("xxxxxxxx");
         }
 
         @Test
@@ -77,24 +73,23 @@ class BoundedInputTest {
                             return n == 1 ? chunk : "y".repeat(1000).getBytes();
                         }
                     }));
-            HttpResponse<String> response = api().send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders"))
-                                    .header("Content-Type", "application/json")
-                                    .POST(chunked));
+            HttpResponse<String> response = api.send(HttpRequest.newBuilder(api.uri("/orders"))
+                    .header("Content-Type", "application/json")
+                    .POST(chunked));
             assertProblem(response, 413, "orders.max-request-size");
         }
 
         @Test
         void overlongUtf8IsA400AndNotStored() {
             // Decoded leniently, C0 BC is '<' and E0 80 AF is '/': shortest-form UTF-8 only.
-            assertThat(assertProblem(api().postBytes("/orders", item(0xC0, 0xBC)), 400, "not valid UTF-8")
+            assertThat(assertProblem(api.postBytes("/orders", item(0xC0, 0xBC)), 400, "not valid UTF-8")
                             .<String>read("$.detail"))
                     .contains("C0", "offset 11");
-            assertThat(assertProblem(api().postBytes("/orders", item(0xE0, 0x80, 0xAF)), 400, "not valid UTF-8")
+            assertThat(assertProblem(api.postBytes("/orders", item(0xE0, 0x80, 0xAF)), 400, "not valid UTF-8")
                             .<String>read("$.detail"))
                     .contains("E0", "offset 11");
-            assertProblem(api().postBytes("/orders", item(0xFF)), 400, null);
-            assertThat(api().get("/orders?size=500").body()).doesNotContain("a<b", "a/b");
+            assertProblem(api.postBytes("/orders", item(0xFF)), 400, null);
+            assertThat(api.get("/orders?size=500").body()).doesNotContain("a<b", "a/b");
         }
 
         /** {"item": "a…b"} with these bytes in place of the dots; the first one at offset 11. */
@@ -110,8 +105,8 @@ class BoundedInputTest {
 
         @Test
         void notAJsonObjectIsA400() {
-            assertProblem(api().post("/orders", "[\"book\"]"), 400, null);
-            assertProblem(api().post("/orders", "{\"item\": "), 400, null);
+            assertProblem(api.post("/orders", "[\"book\"]"), 400, null);
+            assertProblem(api.post("/orders", "{\"item\": "), 400, null);
         }
     }
 
@@ -133,13 +128,13 @@ class BoundedInputTest {
                 "\\u200d"                  | non-blank
                 """)
         void anItemThatIsNotVisibleTextIsA400(String item, String detail) {
-            assertProblem(api().post("/orders", "{\"item\": " + item + "}"), 400, detail);
+            assertProblem(api.post("/orders", "{\"item\": " + item + "}"), 400, detail);
         }
 
         @Test
         void moreThan200CharactersIsA400AndExactly200IsFine() {
-            assertProblem(api().post("/orders", "{\"item\": \"" + "a".repeat(201) + "\"}"), 400, "at most 200");
-            assertThat(api().post("/orders", "{\"item\": \"" + "a".repeat(200) + "\"}")
+            assertProblem(api.post("/orders", "{\"item\": \"" + "a".repeat(201) + "\"}"), 400, "at most 200");
+            assertThat(api.post("/orders", "{\"item\": \"" + "a".repeat(200) + "\"}")
                             .statusCode())
                     .isEqualTo(201);
         }
@@ -151,7 +146,7 @@ class BoundedInputTest {
                     "Kaffee\u00ADmaschine", // a soft hyphen, where the word may break
                     "\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645"); // Persian, with a ZWNJ
             for (String item : items) {
-                HttpResponse<String> placed = api().post("/orders", "{\"item\": \"" + item + "\"}");
+                HttpResponse<String> placed = api.post("/orders", "{\"item\": \"" + item + "\"}");
                 assertThat(placed.statusCode()).as(placed.body()).isEqualTo(201);
                 assertThat(JsonPath.<String>read(placed.body(), "$.item")).isEqualTo(item);
             }
@@ -159,14 +154,14 @@ class BoundedInputTest {
 
         @Test
         void noBreakSpacesAroundAnItemAreTrimmed() {
-            HttpResponse<String> placed = api().post("/orders", "{\"item\": \"\\u00a0 book\\u00a0\"}");
+            HttpResponse<String> placed = api.post("/orders", "{\"item\": \"\\u00a0 book\\u00a0\"}");
             assertThat(placed.statusCode()).as(placed.body()).isEqualTo(201);
             assertThat(JsonPath.<String>read(placed.body(), "$.item")).isEqualTo("book");
         }
 
         @Test
         void printableUnicodeIsAccepted() {
-            assertThat(api().post("/orders", "{\"item\": \"Bücher \uD83D\uDCDA\"}")
+            assertThat(api.post("/orders", "{\"item\": \"Bücher \uD83D\uDCDA\"}")
                             .statusCode())
                     .isEqualTo(201);
         }
@@ -177,34 +172,30 @@ class BoundedInputTest {
 
         @Test
         void anUnknownPathIsA404Problem() {
-            assertProblem(api().get("/no/such/path"), 404, null);
+            assertProblem(api.get("/no/such/path"), 404, null);
         }
 
         @Test
         void anUnknownTimerOnTheActuatorIsA404Problem() {
-            assertProblem(api().get("/actuator/wheeltimer/noSuchTimer"), 404, null);
+            assertProblem(api.get("/actuator/wheeltimer/noSuchTimer"), 404, null);
         }
 
         @Test
         void anUnexpectedFailureIsA500ProblemWithoutItsMessage() {
-            HttpResponse<String> response = api().get("/test-failure");
+            HttpResponse<String> response = api.get("/test-failure");
             assertProblem(response, 500, null);
             assertThat(response.body()).doesNotContain("boom");
         }
 
         @Test
         void tomcatsOwnRejectionsOfEncodedSlashAndNulAreProblems() {
-            assertProblem(api().get("/orders/a%2Fb"), 400, null);
-            assertProblem(api().get("/orders/a%00b"), 400, null);
+            assertProblem(api.get("/orders/a%2Fb"), 400, null);
+            assertProblem(api.get("/orders/a%00b"), 400, null);
         }
 
         @Test
         void aWrongMethodIsA405Problem() {
-            assertProblem(
-                    api().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders"))
-                            .DELETE()),
-                    405,
-                    null);
+            assertProblem(api.send(HttpRequest.newBuilder(api.uri("/orders")).DELETE()), 405, null);
         }
     }
 }

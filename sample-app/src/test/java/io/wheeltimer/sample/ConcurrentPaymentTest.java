@@ -5,27 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /** Twenty payments of one order at once: the provider charges it once, one answer is 200, the rest 409. */
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SampleWebTest(
         properties = {
             "orders.provider-latency=500ms",
             "spring.datasource.url=jdbc:h2:file:./target/test-db/concurrent-${random.uuid}"
         })
 class ConcurrentPaymentTest {
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     PaymentProvider provider;
 
     @Test
-    void twentyParallelPaymentsMakeOneChargeOne200AndNineteen409s() {
-        Api api = new Api(port);
+    void twentyParallelPaymentsMakeOneChargeOne200AndNineteen409s(Api api) {
         String id = api.place("book");
         long chargesBefore = provider.charges();
 

@@ -4,24 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The sample serves the wheel-timer dashboard at {@code /wheel-timer}: its wheel, and a placed order's
  * payment deadline among the pending durable timeouts, read-only.
  */
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"spring.datasource.url=jdbc:h2:file:./target/test-db/dashboard-${random.uuid}"})
+@SampleWebTest(properties = {"spring.datasource.url=jdbc:h2:file:./target/test-db/dashboard-${random.uuid}"})
 class DashboardPageTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
-    void theDashboardShowsTheWheelAndThePaymentDeadlines() {
-        Api api = new Api(port);
+    void theDashboardShowsTheWheelAndThePaymentDeadlines(Api api) {
         String order = api.place("a book");
 
         HttpResponse<String> page = api.get("/wheel-timer");

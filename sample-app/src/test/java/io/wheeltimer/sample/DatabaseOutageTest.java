@@ -20,8 +20,6 @@ import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -33,8 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * order once the database is back (its durable timeout's run is retried every
  * {@code wheel-timer.durable.retry-delay}).
  */
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SampleWebTest(
         properties = {
             "orders.payment-window=10s",
             "wheel-timer.durable.retry-delay=500ms",
@@ -59,15 +56,11 @@ class DatabaseOutageTest {
         database.stop();
     }
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     MeterRegistry meters;
 
     @Test
-    void requestsFailFastWith503AndHealthIsDownUntilTheDatabaseIsBack() {
-        Api api = new Api(port);
+    void requestsFailFastWith503AndHealthIsDownUntilTheDatabaseIsBack(Api api) {
         Api.Placed order = api.placeDue("before the outage");
         double cancelledBefore = cancelled();
         assertThat(api.status(order.id())).isEqualTo("PENDING_PAYMENT");

@@ -35,6 +35,22 @@ class MariaDbTest {
     private static final List<String> DURABLE_TABLES =
             List.of("wheel_timer_timeouts", "wheel_timer_timeouts_instances");
 
+    /** Per table and column: type, nullability, default, character set and collation. */
+    private static final String COLUMNS = "SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME) AS name, CONCAT_WS(' | ',"
+            + " COLUMN_TYPE, IS_NULLABLE, IFNULL(COLUMN_DEFAULT, '-'), IFNULL(CHARACTER_SET_NAME, '-'),"
+            + " IFNULL(COLLATION_NAME, '-')) AS definition FROM information_schema.COLUMNS"
+            + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)";
+
+    /** Per table and index: its columns in order, and whether it is unique. */
+    private static final String INDEXES = "SELECT CONCAT(TABLE_NAME, '.', INDEX_NAME) AS name,"
+            + " CONCAT(GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX), ' unique=', MIN(NON_UNIQUE) = 0) AS definition"
+            + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)"
+            + " GROUP BY TABLE_NAME, INDEX_NAME";
+
+    /** Per table: its engine and collation. */
+    private static final String TABLES = "SELECT TABLE_NAME AS name, CONCAT(ENGINE, ' ', TABLE_COLLATION) AS definition"
+            + " FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)";
+
     private static MariaDbServer mariaDb;
 
     @BeforeAll
@@ -120,44 +136,13 @@ class MariaDbTest {
         }
         JdbcTemplate migrated = new JdbcTemplate(mariaDb.dataSource("migrated"));
 
-        Map<String, String> expectedColumns = columns(library, "library");
-        Map<String, String> actualColumns = columns(migrated, "migrated");
+        Map<String, String> expectedColumns = definitions(library, COLUMNS, "library");
+        Map<String, String> actualColumns = definitions(migrated, COLUMNS, "migrated");
         // Every column of the library's tables, alike (a later migration may add its own columns).
         assertThat(expectedColumns).isNotEmpty();
         assertThat(actualColumns).containsAllEntriesOf(expectedColumns);
-        assertThat(indexes(migrated, "migrated")).isEqualTo(indexes(library, "library"));
-        assertThat(tables(migrated, "migrated")).isEqualTo(tables(library, "library"));
-    }
-
-    /** Per table and column: type, nullability, default, character set and collation. */
-    private static Map<String, String> columns(JdbcTemplate jdbc, String schema) {
-        return definitions(
-                jdbc,
-                "SELECT CONCAT(TABLE_NAME, '.', COLUMN_NAME) AS name, CONCAT_WS(' | ', COLUMN_TYPE,"
-                        + " IS_NULLABLE, IFNULL(COLUMN_DEFAULT, '-'), IFNULL(CHARACTER_SET_NAME, '-'),"
-                        + " IFNULL(COLLATION_NAME, '-')) AS definition FROM information_schema.COLUMNS"
-                        + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)",
-                schema);
-    }
-
-    /** Per table and index: its columns in order, and whether it is unique. */
-    private static Map<String, String> indexes(JdbcTemplate jdbc, String schema) {
-        return definitions(
-                jdbc,
-                "SELECT CONCAT(TABLE_NAME, '.', INDEX_NAME) AS name, CONCAT(GROUP_CONCAT(COLUMN_NAME ORDER BY"
-                        + " SEQ_IN_INDEX), ' unique=', MIN(NON_UNIQUE) = 0) AS definition"
-                        + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)"
-                        + " GROUP BY TABLE_NAME, INDEX_NAME",
-                schema);
-    }
-
-    /** Per table: its engine and collation. */
-    private static Map<String, String> tables(JdbcTemplate jdbc, String schema) {
-        return definitions(
-                jdbc,
-                "SELECT TABLE_NAME AS name, CONCAT(ENGINE, ' ', TABLE_COLLATION) AS definition"
-                        + " FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)",
-                schema);
+        assertThat(definitions(migrated, INDEXES, "migrated")).isEqualTo(definitions(library, INDEXES, "library"));
+        assertThat(definitions(migrated, TABLES, "migrated")).isEqualTo(definitions(library, TABLES, "library"));
     }
 
     /**

@@ -16,18 +16,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The order flow over real HTTP, with a payment window of 1 s and a 10 ms tick: a paid order stays
  * paid (its durable deadline cancelled), an unpaid one cancels itself at its deadline with the data
  * scheduled with it, the endpoints and the durable meters show both, and bad input gets problem details.
  */
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SampleWebTest(
         properties = {
             "orders.payment-window=1s",
             "wheel-timer.tick-duration=10ms",
@@ -38,9 +35,6 @@ class OrderFlowTest {
 
     private static final Duration WINDOW = Duration.ofSeconds(1);
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     DurableTimer deadlines;
 
@@ -50,8 +44,8 @@ class OrderFlowTest {
     private Api api;
 
     @BeforeEach
-    void connect() {
-        api = new Api(port);
+    void connect(Api api) {
+        this.api = api;
     }
 
     @Test

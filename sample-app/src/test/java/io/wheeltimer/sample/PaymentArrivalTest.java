@@ -15,8 +15,6 @@ import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -27,9 +25,17 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  */
 class PaymentArrivalTest {
 
+    /** Pays {@code order}, and asserts that the payment was sent before its payBy and {@code answered} after it. */
+    static HttpResponse<String> payAcrossPayBy(Api api, Api.Placed order, String answered) {
+        Instant sent = Instant.now();
+        HttpResponse<String> answer = api.pay(order.id());
+        assertThat(sent).as("the payment was sent before payBy").isBefore(order.payBy());
+        assertThat(Instant.now()).as(answered + " after payBy").isAfter(order.payBy());
+        return answer;
+    }
+
     @Nested
-    @SpringBootTest(
-            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    @SampleWebTest(
             properties = {
                 "orders.payment-window=2s",
                 "orders.provider-latency=3s",
@@ -39,9 +45,6 @@ class PaymentArrivalTest {
             })
     class WhenTheProviderAnswersAfterPayBy {
 
-        @LocalServerPort
-        int port;
-
         @Autowired
         PaymentProvider provider;
 
@@ -49,15 +52,11 @@ class PaymentArrivalTest {
         DurableTimer deadlines;
 
         @Test
-        void aPaymentThatArrivedInTimeIsPaidAndStaysPaid() {
-            Api api = new Api(port);
+        void aPaymentThatArrivedInTimeIsPaidAndStaysPaid(Api api) {
             Api.Placed order = api.placeDue("book");
 
-            Instant sent = Instant.now();
-            HttpResponse<String> paid = api.pay(order.id());
+            HttpResponse<String> paid = payAcrossPayBy(api, order, "the provider answered");
 
-            assertThat(sent).as("the payment was sent before payBy").isBefore(order.payBy());
-            assertThat(Instant.now()).as("the provider answered after payBy").isAfter(order.payBy());
             assertThat(paid.statusCode()).as(paid.body()).isEqualTo(200);
             assertThat(JsonPath.<String>read(paid.body(), "$.status")).isEqualTo("PAID");
             // Its deadline passed meanwhile and found the order held by this payment: it did not cancel it,
@@ -69,8 +68,7 @@ class PaymentArrivalTest {
     }
 
     @Nested
-    @SpringBootTest(
-            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    @SampleWebTest(
             properties = {
                 "orders.payment-window=2s",
                 "orders.provider-latency=6s",
@@ -80,22 +78,15 @@ class PaymentArrivalTest {
             })
     class WhenThePaymentTimesOutAfterPayBy {
 
-        @LocalServerPort
-        int port;
-
         @Autowired
         DurableTimer deadlines;
 
         @Test
-        void theOrderIsCancelledAtOnceNotLeftPending() {
-            Api api = new Api(port);
+        void theOrderIsCancelledAtOnceNotLeftPending(Api api) {
             Api.Placed order = api.placeDue("book");
 
-            Instant sent = Instant.now();
-            HttpResponse<String> timedOut = api.pay(order.id());
+            HttpResponse<String> timedOut = payAcrossPayBy(api, order, "it timed out");
 
-            assertThat(sent).as("the payment was sent before payBy").isBefore(order.payBy());
-            assertThat(Instant.now()).as("it timed out after payBy").isAfter(order.payBy());
             assertProblem(timedOut, 504, "still awaiting payment");
 
             // The claim would lapse only 13 s after the payment arrived: the failed payment itself cancels the
@@ -108,8 +99,7 @@ class PaymentArrivalTest {
     }
 
     @Nested
-    @SpringBootTest(
-            webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    @SampleWebTest(
             properties = {
                 "orders.payment-window=1s",
                 "orders.payment-timeout=200ms", // a claim lapses 10.2 s after its payment arrived
@@ -118,9 +108,6 @@ class PaymentArrivalTest {
             })
     class WhenThePaymentThatHoldsTheOrderNeverFinishes {
 
-        @LocalServerPort
-        int port;
-
         @Autowired
         DurableTimer deadlines;
 
@@ -128,8 +115,7 @@ class PaymentArrivalTest {
         JdbcClient jdbc;
 
         @Test
-        void theDeadlineWaitsForTheClaimToLapseAndThenCancelsTheOrder() {
-            Api api = new Api(port);
+        void theDeadlineWaitsForTheClaimToLapseAndThenCancelsTheOrder(Api api) {
             Api.Placed order = api.placeDue("book");
             // A payment arrived in time and claimed the order, on an instance that then died: nothing will
             // mark the order paid or let go of it.

@@ -6,15 +6,12 @@ import static org.awaitility.Awaitility.await;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * A payment that timed out (504) may still have been charged by the provider, later: the order id is
  * the charge's idempotency key, so the client's retry takes that charge and is not charged again.
  */
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SampleWebTest(
         properties = {
             "orders.provider-latency=1s",
             "orders.payment-timeout=200ms",
@@ -22,15 +19,11 @@ import org.springframework.boot.test.web.server.LocalServerPort;
         })
 class PaymentRetryTest {
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     PaymentProvider provider;
 
     @Test
-    void aRetryAfterA504IsChargedOnce() {
-        Api api = new Api(port);
+    void aRetryAfterA504IsChargedOnce(Api api) {
         String id = api.place("book");
         long before = provider.charges();
 

@@ -7,25 +7,19 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.wheeltimer.jdbc.DurableTimer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * A payment provider slower than {@code orders.payment-timeout} answers 504 as a problem detail and
  * leaves the order awaiting payment, with its durable deadline still pending, where it was. The limit is
  * the wheel's {@code @WheelTimeLimit} on {@link PaymentProvider#charge}, which counts what it cut short.
  */
-@SpringBootTest(
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SampleWebTest(
         properties = {
             "orders.provider-latency=3s",
             "orders.payment-timeout=200ms",
             "spring.datasource.url=jdbc:h2:file:./target/test-db/timeout-${random.uuid}"
         })
 class PaymentTimeoutTest {
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     MeterRegistry meters;
@@ -34,8 +28,7 @@ class PaymentTimeoutTest {
     DurableTimer deadlines;
 
     @Test
-    void aSlowProviderIsA504AndTheOrderStaysPendingPayment() {
-        Api api = new Api(port);
+    void aSlowProviderIsA504AndTheOrderStaysPendingPayment(Api api) {
         Api.Placed order = api.placeDue("book");
 
         assertProblem(api.pay(order.id()), 504, "still awaiting payment");
