@@ -68,9 +68,7 @@ class CancellationTest extends TimerTestFixture {
     void timeoutCancelledBeforeTheWorkerTookItHandsNothingToTheWorker() throws Exception {
         HashedWheelTimer timer = manualTimer(ticker, true);
         HoldingTask holding = new HoldingTask();
-        timer.newTimeout(holding, Duration.ofMillis(100));
-        Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(100)));
-        holding.awaitHolding();
+        Future<?> advance = holdTheWorker(timer, holding, Duration.ofMillis(100));
         RecordingTask task = new RecordingTask("t");
 
         Timeout older = timer.newTimeout(new RecordingTask("older"), Duration.ofHours(1));

@@ -19,7 +19,6 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
 
 /**
  * The whole timer (worker thread, hand-off, cancel, stop) on a {@link ManualTicker}, against a
@@ -32,9 +31,6 @@ import net.jqwik.api.Tuple;
 class HashedWheelTimerPropertyTest {
 
     record Config(int ticksPerWheel, boolean hierarchical, long startNanos, long tickMillis) {}
-
-    /** {@code kind}: 0 schedule (arg = delay in eighths of a tick), 1 cancel (arg picks one), 2 advance (eighths of a tick). */
-    record Op(int kind, long arg, boolean special) {}
 
     @Provide
     Arbitrary<Config> configs() {
@@ -51,28 +47,17 @@ class HashedWheelTimerPropertyTest {
                 .as(Config::new);
     }
 
+    /** Schedules (delays in eighths of a tick; special: 0, the far future or a whole number of ticks), cancels, advances. */
     @Provide
-    Arbitrary<List<Op>> ops() {
-        Arbitrary<Op> schedule = Combinators.combine(
-                        Arbitraries.longs().between(-24, 8L * 3 * 512),
-                        Arbitraries.integers().between(0, 11))
-                .as((eighths, dice) -> new Op(0, eighths, dice == 0));
-        Arbitrary<Op> cancel = Arbitraries.longs().between(0, Long.MAX_VALUE).map(i -> new Op(1, i, false));
-        Arbitrary<Op> advance = Combinators.combine(
-                        Arbitraries.longs().between(0, 40),
-                        Arbitraries.integers().between(0, 14))
-                .as((eighths, dice) -> new Op(2, eighths, dice == 0));
-        return Arbitraries.frequencyOf(Tuple.of(5, schedule), Tuple.of(2, cancel), Tuple.of(4, advance))
-                .list()
-                .ofMinSize(1)
-                .ofMaxSize(80);
+    Arbitrary<List<ModelOps.Op>> ops() {
+        return ModelOps.sequences(-24, 12, 15, 80);
     }
 
     /** What a task saw when it ran. */
     record Run(int id, long tick, long elapsedNanos) {}
 
     @Property(tries = 1000)
-    void timerFiresEachTimeoutAtTheModelsTick(@ForAll("configs") Config config, @ForAll("ops") List<Op> ops) {
+    void timerFiresEachTimeoutAtTheModelsTick(@ForAll("configs") Config config, @ForAll("ops") List<ModelOps.Op> ops) {
         ManualTicker ticker = new ManualTicker(config.startNanos());
         long tick = TimeUnit.MILLISECONDS.toNanos(config.tickMillis());
         HashedWheelTimer timer = HashedWheelTimer.builder()
@@ -91,10 +76,10 @@ class HashedWheelTimerPropertyTest {
             Map<Integer, Timeout> pending = new HashMap<>();
             List<Integer> cancelledCallbacks = new ArrayList<>();
             int nextId = 0;
-            for (Op op : ops) {
+            for (ModelOps.Op op : ops) {
                 long elapsed = ticker.nanoTime() - start;
                 switch (op.kind()) {
-                    case 0 -> {
+                    case ModelOps.SCHEDULE -> {
                         int id = nextId++;
                         long delay = op.special()
                                 ? (op.arg() % 3 == 0
@@ -119,7 +104,7 @@ class HashedWheelTimerPropertyTest {
                         deadlineOf.put(id, deadline);
                         model.computeIfAbsent(fireTick, t -> new ArrayList<>()).add(id);
                     }
-                    case 1 -> {
+                    case ModelOps.REMOVE -> {
                         if (pending.isEmpty()) {
                             continue;
                         }

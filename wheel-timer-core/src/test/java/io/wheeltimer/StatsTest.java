@@ -63,10 +63,7 @@ class StatsTest extends TimerTestFixture {
     void tickLagShowsHowLateTheWorkerIsWhileATaskHoldsIt() throws Exception {
         HashedWheelTimer timer = manualTimer(ticker, true);
         HoldingTask holding = new HoldingTask();
-        timer.newTimeout(holding, Duration.ofMillis(100));
-
-        Future<?> advance = pool.submit(() -> ticker.advance(Duration.ofMillis(150)));
-        holding.awaitHolding();
+        Future<?> advance = holdTheWorker(timer, holding, Duration.ofMillis(150));
         assertThat(timer.stats().tickLag()).isEqualTo(Duration.ofMillis(50));
         holding.release();
         advance.get(10, SECONDS);

@@ -6,6 +6,7 @@ import io.wheeltimer.testing.ManualTicker;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -47,6 +48,18 @@ abstract class TimerTestFixture {
         HashedWheelTimer timer = timers.track(builder.name("manual-timer").build());
         timer.start();
         return timer;
+    }
+
+    /**
+     * Has {@code holding}, due at the first tick (100 ms), hold {@code timer}'s worker: moves {@link #ticker}
+     * {@code by} on a thread of {@link #pool} and returns once the task holds the worker. That advance
+     * returns once the task is released.
+     */
+    Future<?> holdTheWorker(HashedWheelTimer timer, HoldingTask holding, Duration by) throws InterruptedException {
+        timer.newTimeout(holding, TICK);
+        Future<?> advance = pool.submit(() -> ticker.advance(by));
+        holding.awaitHolding();
+        return advance;
     }
 
     static TimerTask noop() {

@@ -12,7 +12,6 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
 
 /**
  * The wheel, driven step by step without threads or clocks, against a reference model: a sorted
@@ -22,9 +21,6 @@ import net.jqwik.api.Tuple;
 class TimingWheelPropertyTest {
 
     record Config(int ticksPerWheel, boolean hierarchical, long tickNanos) {}
-
-    /** {@code kind}: 0 schedule (arg = deadline offset in eighths of a tick, or a far tick), 1 remove, 2 advance. */
-    record Op(int kind, long arg, boolean far) {}
 
     static final class Item extends TimingWheel.Entry {
         final int id;
@@ -44,25 +40,14 @@ class TimingWheelPropertyTest {
                 .as(Config::new);
     }
 
+    /** Schedules (deadline offsets in eighths of a tick; special: a far tick), removes, advances. */
     @Provide
-    Arbitrary<List<Op>> ops() {
-        Arbitrary<Op> schedule = Combinators.combine(
-                        Arbitraries.longs().between(-16, 8L * 3 * 512),
-                        Arbitraries.integers().between(0, 9))
-                .as((eighths, dice) -> new Op(0, eighths, dice == 0));
-        Arbitrary<Op> remove = Arbitraries.longs().between(0, Long.MAX_VALUE).map(i -> new Op(1, i, false));
-        Arbitrary<Op> advance = Combinators.combine(
-                        Arbitraries.longs().between(0, 40),
-                        Arbitraries.integers().between(0, 19))
-                .as((eighths, dice) -> new Op(2, eighths, dice == 0));
-        return Arbitraries.frequencyOf(Tuple.of(5, schedule), Tuple.of(2, remove), Tuple.of(4, advance))
-                .list()
-                .ofMinSize(1)
-                .ofMaxSize(150);
+    Arbitrary<List<ModelOps.Op>> ops() {
+        return ModelOps.sequences(-16, 10, 20, 150);
     }
 
     @Property(tries = 1500)
-    void wheelFiresEachEntryAtTheModelsTick(@ForAll("configs") Config config, @ForAll("ops") List<Op> ops) {
+    void wheelFiresEachEntryAtTheModelsTick(@ForAll("configs") Config config, @ForAll("ops") List<ModelOps.Op> ops) {
         check(config, ops, false);
     }
 
@@ -72,11 +57,11 @@ class TimingWheelPropertyTest {
      * scheduling order within a tick.
      */
     @Property(tries = 1000)
-    void precascadingChangesNoEntrysTick(@ForAll("configs") Config config, @ForAll("ops") List<Op> ops) {
+    void precascadingChangesNoEntrysTick(@ForAll("configs") Config config, @ForAll("ops") List<ModelOps.Op> ops) {
         check(config, ops, true);
     }
 
-    private void check(Config config, List<Op> ops, boolean precascade) {
+    private void check(Config config, List<ModelOps.Op> ops, boolean precascade) {
         TimingWheel wheel = new TimingWheel(config.tickNanos(), config.ticksPerWheel(), config.hierarchical());
         long tick = config.tickNanos();
         // fire tick -> ids, in scheduling order within a tick
@@ -84,12 +69,12 @@ class TimingWheelPropertyTest {
         List<Item> live = new ArrayList<>();
         long[] fireTickOf = new long[ops.size()];
         int nextId = 0;
-        for (Op op : ops) {
+        for (ModelOps.Op op : ops) {
             switch (op.kind()) {
-                case 0 -> {
+                case ModelOps.SCHEDULE -> {
                     long now = wheel.currentTick() * tick;
                     long deadline;
-                    if (op.far()) {
+                    if (op.special()) {
                         // far: anywhere up to ~2^40 ticks ahead, or "never"
                         deadline = op.arg() % 7 == 0
                                 ? Long.MAX_VALUE
@@ -104,7 +89,7 @@ class TimingWheelPropertyTest {
                     live.add(item);
                     model.computeIfAbsent(fireTick, t -> new ArrayList<>()).add(item.id);
                 }
-                case 1 -> {
+                case ModelOps.REMOVE -> {
                     if (live.isEmpty()) {
                         continue;
                     }
@@ -114,7 +99,7 @@ class TimingWheelPropertyTest {
                     model.get(fireTickOf[item.id]).remove((Integer) item.id);
                 }
                 default -> {
-                    long target = op.far()
+                    long target = op.special()
                             ? wheel.currentTick() + (1L << Math.floorMod(op.arg(), 21))
                             : (wheel.currentTick() * tick + op.arg() * tick / 8) / tick;
                     long nextEvent = wheel.nextEventTick();

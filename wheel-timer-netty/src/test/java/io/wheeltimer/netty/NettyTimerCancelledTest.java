@@ -120,8 +120,7 @@ class NettyTimerCancelledTest {
     void aCancelThatWonBeforeStopIsStillToldOnTheTimersThread() {
         for (Side side : sides) {
             Listening task = new Listening(side);
-            Timeout timeout = side.timer().newTimeout(task, 1, HOURS);
-            side.whileTheTimersThreadIsBusy(() -> side.record("cancel() " + timeout.cancel()));
+            Timeout timeout = cancelWhileTheTimersThreadIsBusy(side, task);
 
             assertThat(side.stop()).as(side.name).isEmpty();
             side.settle();
@@ -147,8 +146,7 @@ class NettyTimerCancelledTest {
     void aCancelJustBeforeTheSharedTimerStopsIsToldOnItsThreadOnItsWayOut() {
         for (Side side : sides) {
             Listening task = new Listening(side);
-            Timeout timeout = side.timer().newTimeout(task, 1, HOURS);
-            side.whileTheTimersThreadIsBusy(() -> side.record("cancel() " + timeout.cancel()));
+            Timeout timeout = cancelWhileTheTimersThreadIsBusy(side, task);
 
             side.stopTheTimersThread();
 
@@ -318,6 +316,16 @@ class NettyTimerCancelledTest {
                 assertThat(task.told).isEmpty();
             }
         }
+    }
+
+    /**
+     * Schedules {@code task} an hour ahead and cancels it while the timer's thread is busy: the cancel wins,
+     * and the notice of it waits for that thread.
+     */
+    private static Timeout cancelWhileTheTimersThreadIsBusy(Side side, Listening task) {
+        Timeout timeout = side.timer().newTimeout(task, 1, HOURS);
+        side.whileTheTimersThreadIsBusy(() -> side.record("cancel() " + timeout.cancel()));
+        return timeout;
     }
 
     private void assertBothSaw(String... events) {
