@@ -37,6 +37,16 @@ fi
     -Dmdep.outputFile="$out/classpath.txt"
 cp="$root/wheel-timer-benchmarks/target/classes:$(cat "$out/classpath.txt")"
 
+# JMH's options for a run that writes its results to $1, one a line: the GC profiler and JSON results;
+# with QUICK=1 one short warm-up and one short measurement.
+jmh_options() {
+    local options=(-prof gc -rf json -rff "$1")
+    if [[ "${QUICK:-}" == 1 ]]; then
+        options+=(-wi 1 -w 1s -i 1 -r 1s)
+    fi
+    printf '%s\n' "${options[@]}"
+}
+
 # Durable timeouts against db-scheduler (defaults and tuned): one JVM per measurement, each starting its
 # own throwaway server of the database (embedded PostgreSQL; the machine's mariadbd) with a fresh
 # database. QUICK=1 reaches DurableExperiments through the environment.
@@ -85,10 +95,8 @@ durable_section() {
 
 # The SockJS heartbeat pattern: WheelTaskScheduler against Spring's ThreadPoolTaskScheduler.
 heartbeat_section() {
-    local args=(-prof gc -rf json -rff "$out/jmh-heartbeat.json")
-    if [[ "${QUICK:-}" == 1 ]]; then
-        args+=(-wi 1 -w 1s -i 1 -r 1s)
-    fi
+    local args
+    mapfile -t args < <(jmh_options "$out/jmh-heartbeat.json")
     java -cp "$cp" org.openjdk.jmh.Main HeartbeatBenchmark "${args[@]}"
 }
 
@@ -110,10 +118,7 @@ fi
 
 # Time limits: Timer.orTimeout beside CompletableFuture.orTimeout and Resilience4j's
 # TimeLimiter, into result files of their own, which Report finds beside jmh.json.
-limit_args=(-prof gc -rf json -rff "$out/time-limit-jmh.json")
-if [[ "${QUICK:-}" == 1 ]]; then
-    limit_args+=(-wi 1 -w 1s -i 1 -r 1s)
-fi
+mapfile -t limit_args < <(jmh_options "$out/time-limit-jmh.json")
 java -cp "$cp" org.openjdk.jmh.Main TimeLimitBenchmark "${limit_args[@]}"
 # What bounds it: the same pattern doing part of a deadline's work, step by step.
 java -cp "$cp" org.openjdk.jmh.Main TimeLimitFloorBenchmark "${limit_args[@]/time-limit-jmh.json/time-limit-floor-jmh.json}"
@@ -124,10 +129,7 @@ for contender in WHEEL JDK RESILIENCE4J; do
         | grep '^{' | tee -a "$out/time-limit.jsonl"
 done
 
-jmh_args=(-prof gc -rf json -rff "$out/jmh.json")
-if [[ "${QUICK:-}" == 1 ]]; then
-    jmh_args+=(-wi 1 -w 1s -i 1 -r 1s)
-fi
+mapfile -t jmh_args < <(jmh_options "$out/jmh.json")
 # The headline figures: each fork with the benchmarks' own 4 GB heap (G1, pre-touched), where no contender
 # is bound by garbage collection.
 java -cp "$cp" org.openjdk.jmh.Main ScheduleCancelBenchmark "${jmh_args[@]}"

@@ -57,13 +57,11 @@ final class Charts {
                     .append(height)
                     .append("\" fill=\"transparent\"/></g>");
             if (i % 3 == 0) {
-                svg.append("<text x=\"")
-                        .append(i * bar + 2)
-                        .append("\" y=\"")
-                        .append(height + 11)
-                        .append("\" font-size=\"9\">")
-                        .append(Html.text(label(i < bounds.size() ? bounds.get(i) : bounds.get(bounds.size() - 1))))
-                        .append("</text>");
+                axisLabel(
+                        svg,
+                        i * bar + 2,
+                        height,
+                        Html.text(label(i < bounds.size() ? bounds.get(i) : bounds.get(bounds.size() - 1))));
             }
         }
         return svg.append("</svg>").toString();
@@ -87,6 +85,17 @@ final class Charts {
                 .append("\" role=\"img\" aria-label=\"")
                 .append(label)
                 .append("\">");
+    }
+
+    /** A label {@code text} (HTML-escaped already) under the bars of a chart {@code height} high, from {@code x}. */
+    private static void axisLabel(StringBuilder svg, int x, int height, String text) {
+        svg.append("<text x=\"")
+                .append(x)
+                .append("\" y=\"")
+                .append(height + 11)
+                .append("\" font-size=\"9\">")
+                .append(text)
+                .append("</text>");
     }
 
     /**
@@ -136,13 +145,7 @@ final class Charts {
                 i++;
             }
             if (m % 10 == 0) {
-                svg.append("<text x=\"")
-                        .append(m * bar + 1)
-                        .append("\" y=\"")
-                        .append(height + 11)
-                        .append("\" font-size=\"9\">+")
-                        .append(m)
-                        .append("m</text>");
+                axisLabel(svg, m * bar + 1, height, "+" + m + "m");
             }
         }
         return svg.append("</svg>").toString();

@@ -13,12 +13,14 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.springframework.test.context.junit.jupiter.SpringExtension;
 
 /**
  * A headless Chromium from Debian's packages ({@code chromium}, {@code chromium-driver}), driven
  * through the installed chromedriver: Selenium is given both paths, so it never looks for or
- * downloads a browser. A fresh profile in a temporary directory, deleted at close. A test class
- * registers one ({@code @RegisterExtension}): it opens before the class's tests and closes after them.
+ * downloads a browser. A fresh profile in a temporary directory, deleted at close. A test class of
+ * the dashboard on a random port registers one ({@code @RegisterExtension}): it opens before the class's
+ * tests, on that port, and closes after them.
  */
 final class Browser implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
 
@@ -27,10 +29,19 @@ final class Browser implements BeforeAllCallback, AfterAllCallback, AutoCloseabl
 
     ChromeDriver driver;
     private Path profile;
+    private int port;
 
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
+        port = SpringExtension.getApplicationContext(context)
+                .getEnvironment()
+                .getRequiredProperty("local.server.port", Integer.class);
         open();
+    }
+
+    /** Loads the dashboard's page at {@code path} (from {@code /wheel-timer} on). */
+    void load(String path) {
+        driver.get("http://127.0.0.1:" + port + "/wheel-timer" + path);
     }
 
     @Override

@@ -1,8 +1,7 @@
 package io.wheeltimer.dashboard;
 
-import static io.wheeltimer.dashboard.DashboardRequests.from;
-import static io.wheeltimer.dashboard.DashboardRequests.page;
-import static io.wheeltimer.dashboard.DashboardRequests.write;
+import static io.wheeltimer.dashboard.DashboardMvc.from;
+import static io.wheeltimer.dashboard.DashboardMvc.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -14,17 +13,14 @@ import io.wheeltimer.testsupport.CountingDataSource;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.test.web.servlet.MockMvc;
-import org.springframework.test.web.servlet.setup.MockMvcBuilders;
-import org.springframework.web.context.WebApplicationContext;
 
 /**
  * With the defaults (read-only, loopback only, data never shown): who is refused, that no write
@@ -53,9 +49,6 @@ class DashboardAccessTest {
     }
 
     @Autowired
-    WebApplicationContext context;
-
-    @Autowired
     JdbcDurableTimer durable;
 
     @Autowired
@@ -64,12 +57,8 @@ class DashboardAccessTest {
     @Autowired
     DataSource dataSource;
 
-    MockMvc mvc;
-
-    @BeforeEach
-    void mockMvc() {
-        mvc = MockMvcBuilders.webAppContextSetup(context).build();
-    }
+    @RegisterExtension
+    final DashboardMvc mvc = new DashboardMvc();
 
     @Test
     void aRemoteRequestIsRefusedAndALoopbackOneAnswered() throws Exception {
@@ -87,9 +76,9 @@ class DashboardAccessTest {
         durable.schedule(TASK, "order-pending", Duration.ofHours(1));
 
         String failedPage =
-                page(mvc, get("/wheel-timer/failed").param("task", TASK).with(from("127.0.0.1")));
+                mvc.page(get("/wheel-timer/failed").param("task", TASK).with(from("127.0.0.1")));
         String pendingPage =
-                page(mvc, get("/wheel-timer/pending").param("task", TASK).with(from("127.0.0.1")));
+                mvc.page(get("/wheel-timer/pending").param("task", TASK).with(from("127.0.0.1")));
         assertThat(failedPage).contains("data-key=\"order-read-only\"").doesNotContain("<form method=\"post\"");
         assertThat(pendingPage).contains("data-key=\"order-pending\"").doesNotContain("<form method=\"post\"");
         assertThat(failedPage).as("the last error is masked").contains("******").doesNotContain("service down");
@@ -113,7 +102,7 @@ class DashboardAccessTest {
         String thread = Thread.currentThread().getName();
         counting.clear();
 
-        String figures = page(mvc, get("/wheel-timer/api/figures").with(from("127.0.0.1")));
+        String figures = mvc.page(get("/wheel-timer/api/figures").with(from("127.0.0.1")));
 
         List<String> mine = counting.executed().stream()
                 .filter(e -> e.thread().equals(thread))

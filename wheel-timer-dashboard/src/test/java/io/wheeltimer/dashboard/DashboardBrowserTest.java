@@ -22,7 +22,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The dashboard as a user sees it, in headless Chromium, with writes allowed: finding a timeout by key,
@@ -40,9 +39,6 @@ class DashboardBrowserTest {
 
     @RegisterExtension
     static final Browser browser = new Browser();
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     JdbcDurableTimer durable;
@@ -62,10 +58,6 @@ class DashboardBrowserTest {
         public String toString() {
             return "SessionReminder(" + session + ")";
         }
-    }
-
-    private String url(String path) {
-        return "http://127.0.0.1:" + port + "/wheel-timer" + path;
     }
 
     private WebElement taskRow(String task) {
@@ -99,7 +91,7 @@ class DashboardBrowserTest {
     @Test
     void findsATimeoutByTaskAndKey() {
         durable.schedule(TASK, "order-lookup", Duration.ofHours(2), "{\"card\":\"4111\"}");
-        browser.driver.get(url(""));
+        browser.load("");
 
         browser.driver.findElement(By.cssSelector("[data-testid=lookup-task]")).sendKeys(TASK);
         lookUp("order-lookup");
@@ -131,7 +123,7 @@ class DashboardBrowserTest {
     void aDueTimeoutLeavesThePendingCountAndEntersTheLatenessFiguresWithoutAReload() {
         await().atMost(PATIENCE).until(() -> durable.pending(TASK, 10).isEmpty());
         durable.schedule(TASK, "order-due", Instant.now().plusSeconds(4));
-        browser.driver.get(url(""));
+        browser.load("");
         assertThat(figure(TASK, "pending-count")).isEqualTo("1");
         long latenessBefore = Long.parseLong(figure(TASK, "lateness-count"));
         // A mark on this page's window: a reload would lose it.
@@ -154,7 +146,7 @@ class DashboardBrowserTest {
     void retriesAndDiscardsGivenUpTimeoutsFromTheirList() {
         payments.giveUp(durable, "order-retry", "order-discard");
 
-        browser.driver.get(url(""));
+        browser.load("");
         assertThat(Long.parseLong(figure(TASK, "failed-count"))).isGreaterThanOrEqualTo(2);
         // The figures are swapped at every refresh: click the link of the row as it is now.
         click(() -> taskRow(TASK), "failed-link");
@@ -208,7 +200,7 @@ class DashboardBrowserTest {
         for (int i = 0; i < 5; i++) {
             wheel.newTimeout(new ReminderTask("session-" + i), 30 + i * 7L, TimeUnit.MINUTES);
         }
-        browser.driver.get(url(""));
+        browser.load("");
 
         byte[] png = browser.driver.getScreenshotAs(OutputType.BYTES);
         Path shot = Path.of("target", "dashboard.png");

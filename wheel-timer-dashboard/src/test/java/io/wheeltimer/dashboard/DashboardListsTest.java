@@ -11,9 +11,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.test.web.servlet.setup.MockMvcBuilders;
-import org.springframework.web.context.WebApplicationContext;
 
 /** A task's pending list: soonest first, 50 a page, next and previous by keyset links. */
 @OpenDashboardTest
@@ -24,14 +23,13 @@ class DashboardListsTest {
             Pattern.compile("data-testid=\"timeout\" data-task=\"[^\"]*\" data-key=\"([^\"]+)\"");
 
     @Autowired
-    WebApplicationContext context;
-
-    @Autowired
     JdbcDurableTimer durable;
 
+    @RegisterExtension
+    final DashboardMvc mvc = new DashboardMvc();
+
     private String page(String url) throws Exception {
-        return DashboardRequests.page(
-                MockMvcBuilders.webAppContextSetup(context).build(), get(url));
+        return mvc.page(get(url));
     }
 
     private static List<String> keys(String page) {

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The read-only dashboard (the default) in headless Chromium: no write control on the lists, and a
@@ -23,9 +22,6 @@ class DashboardReadOnlyBrowserTest {
     @RegisterExtension
     static final Browser browser = new Browser();
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     JdbcDurableTimer durable;
 
@@ -36,14 +32,13 @@ class DashboardReadOnlyBrowserTest {
     void noWriteControlIsRenderedAndAForgedWriteIsRefused() {
         payments.giveUp(durable, "order-stuck");
         durable.schedule(TASK, "order-waiting", Duration.ofHours(1));
-        String base = "http://127.0.0.1:" + port + "/wheel-timer";
 
-        browser.driver.get(base + "/failed?task=" + TASK);
+        browser.load("/failed?task=" + TASK);
         assertThat(browser.driver.findElements(By.cssSelector("[data-key='order-stuck']")))
                 .hasSize(1);
         assertThat(browser.driver.findElements(By.cssSelector("[data-testid=retry], [data-testid=discard], form")))
                 .isEmpty();
-        browser.driver.get(base + "/pending?task=" + TASK);
+        browser.load("/pending?task=" + TASK);
         assertThat(browser.driver.findElements(By.cssSelector("[data-key='order-waiting']")))
                 .hasSize(1);
         assertThat(browser.driver.findElements(By.cssSelector("[data-testid=cancel], [data-testid=run-now], form")))

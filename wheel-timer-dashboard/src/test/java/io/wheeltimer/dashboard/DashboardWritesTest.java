@@ -1,8 +1,7 @@
 package io.wheeltimer.dashboard;
 
-import static io.wheeltimer.dashboard.DashboardRequests.from;
-import static io.wheeltimer.dashboard.DashboardRequests.page;
-import static io.wheeltimer.dashboard.DashboardRequests.write;
+import static io.wheeltimer.dashboard.DashboardMvc.from;
+import static io.wheeltimer.dashboard.DashboardMvc.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -12,14 +11,11 @@ import io.wheeltimer.jdbc.JdbcDurableTimer;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
-import org.springframework.test.web.servlet.setup.MockMvcBuilders;
-import org.springframework.web.context.WebApplicationContext;
 
 /**
  * With writes allowed: a write without the page's token, or with another, is refused and changes
@@ -33,27 +29,20 @@ class DashboardWritesTest {
     private static final Pattern TOKEN = Pattern.compile("name=\"wt-token\" value=\"([^\"]+)\"");
 
     @Autowired
-    WebApplicationContext context;
-
-    @Autowired
     JdbcDurableTimer durable;
 
     @Autowired
     DashboardTestApplication.Payments payments;
 
-    MockMvc mvc;
-
-    @BeforeEach
-    void mockMvc() {
-        mvc = MockMvcBuilders.webAppContextSetup(context).build();
-    }
+    @RegisterExtension
+    final DashboardMvc mvc = new DashboardMvc();
 
     private static RequestPostProcessor remote() {
         return from("203.0.113.9");
     }
 
     private String pendingPage() throws Exception {
-        return page(mvc, get("/wheel-timer/pending").param("task", TASK).with(remote()));
+        return mvc.page(get("/wheel-timer/pending").param("task", TASK).with(remote()));
     }
 
     /** {@code write} from a remote address with the page's token, which {@code token} has found. */

@@ -50,10 +50,18 @@ final class DurableReport {
         Template section = Template.load().section(START, END);
         report.fill(section, Targets.load(), args[2]);
         Path docs = Path.of(args[1]);
+        writeSection(docs, START, END, section);
+        report.writeChart(docs);
+    }
+
+    /**
+     * Writes {@code section}, filled, into {@code benchmarks.md} of {@code docs} in place of the one between
+     * {@code startMarker} and {@code endMarker}: the rest of the file is left as it is (a new file has a title).
+     */
+    static void writeSection(Path docs, String startMarker, String endMarker, Template section) throws IOException {
         Path markdown = docs.resolve("benchmarks.md");
         String existing = Files.exists(markdown) ? Files.readString(markdown) : "# Benchmarks\n\n";
-        Files.writeString(markdown, splice(existing, START, END, section.fill()));
-        report.writeChart(docs);
+        Files.writeString(markdown, splice(existing, startMarker, endMarker, section.fill()));
     }
 
     /**

@@ -60,9 +60,7 @@ final class HeartbeatReport {
         HeartbeatReport report = new HeartbeatReport(Path.of(args[0]));
         Template section = Template.load().section(START, END);
         report.fill(section, Targets.load(), args[2]);
-        Path markdown = Path.of(args[1]).resolve("benchmarks.md");
-        String existing = Files.exists(markdown) ? Files.readString(markdown) : "# Benchmarks\n\n";
-        Files.writeString(markdown, DurableReport.splice(existing, START, END, section.fill()));
+        DurableReport.writeSection(Path.of(args[1]), START, END, section);
     }
 
     private static double[] cell(Map<Scheduler, double[]> table, Scheduler scheduler) {
