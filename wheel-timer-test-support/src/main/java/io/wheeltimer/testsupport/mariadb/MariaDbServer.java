@@ -1,5 +1,6 @@
 package io.wheeltimer.testsupport.mariadb;
 
+import io.wheeltimer.testsupport.ThrowawayProcess;
 import io.wheeltimer.testsupport.ThrowawayServer;
 import io.wheeltimer.testsupport.ThrowawayServers;
 import java.io.IOException;
@@ -36,7 +37,7 @@ import org.mariadb.jdbc.MariaDbDataSource;
  * <p>Thread-safe. Every method throws unchecked exceptions: {@link IllegalStateException} with the failing
  * command and the server's log when MariaDB does not come up or go down.
  */
-public final class MariaDbServer implements ThrowawayServer {
+public final class MariaDbServer extends ThrowawayProcess implements ThrowawayServer {
 
     /** The user every test connects as; it needs no password and may do anything. */
     public static final String USERNAME = "test";
@@ -47,7 +48,6 @@ public final class MariaDbServer implements ThrowawayServer {
     /** The server's {@code max_connections}. */
     public static final int MAX_CONNECTIONS = 300;
 
-    private static final String HOST = "127.0.0.1";
     private static final int DATABASE_NAME_LENGTH = 64;
     private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(3);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
@@ -57,26 +57,21 @@ public final class MariaDbServer implements ThrowawayServer {
     private final Path server;
     private final Path installDb;
     private final boolean root;
-    private final Path directory;
     private final Path data;
     private final Path run;
     private final Path errorLog;
     private final Path initFile;
-    private final Thread shutdownHook;
-    private int port;
     private Process process;
-    private boolean closed;
 
     private MariaDbServer(Path server, Path installDb, boolean root, Path directory) {
+        super("MariaDB", directory, "mariadb-test-server-shutdown");
         this.server = server;
         this.installDb = installDb;
         this.root = root;
-        this.directory = directory;
         this.data = directory.resolve("data");
         this.run = directory.resolve("run");
         this.errorLog = run.resolve("error.log");
         this.initFile = directory.resolve("init.sql");
-        this.shutdownHook = new Thread(this::closeQuietly, "mariadb-test-server-shutdown");
     }
 
     /** Creates a new server in a temporary directory and starts it on a free port of 127.0.0.1. */
@@ -90,20 +85,12 @@ public final class MariaDbServer implements ThrowawayServer {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not prepare a directory for MariaDB", e);
         }
-        try {
+        mariaDb.startUp(() -> {
             mariaDb.create();
-            mariaDb.startOnFreePort();
-        } catch (RuntimeException e) {
-            mariaDb.closeQuietly();
-            throw e;
-        }
-        Runtime.getRuntime().addShutdownHook(mariaDb.shutdownHook);
+            mariaDb.launchOnFreePort(
+                    PORT_ATTEMPTS, mariaDb.errorLog, mariaDb::launch, "Bind on TCP/IP port", "Address already in use");
+        });
         return mariaDb;
-    }
-
-    @Override
-    public synchronized int port() {
-        return port;
     }
 
     /** The host the server listens on: {@code 127.0.0.1}. */
@@ -120,7 +107,7 @@ public final class MariaDbServer implements ThrowawayServer {
     /** The MariaDB Connector/J URL of {@code database}; at most 64 characters. */
     @Override
     public synchronized String jdbcUrl(String database) {
-        return "jdbc:mariadb://" + HOST + ":" + port + "/"
+        return "jdbc:mariadb://" + HOST + ":" + port() + "/"
                 + ThrowawayServers.checkDatabaseName(database, DATABASE_NAME_LENGTH);
     }
 
@@ -147,7 +134,7 @@ public final class MariaDbServer implements ThrowawayServer {
     public synchronized void stop() {
         checkNotClosed("stop");
         if (process == null) {
-            throw new IllegalStateException("The MariaDB server on port " + port + " is already stopped");
+            throw new IllegalStateException("The MariaDB server on port " + port() + " is already stopped");
         }
         Process stopping = process;
         process = null;
@@ -155,7 +142,7 @@ public final class MariaDbServer implements ThrowawayServer {
         if (!ThrowawayServers.waitFor(stopping, STOP_TIMEOUT)) {
             stopping.destroyForcibly();
             ThrowawayServers.waitFor(stopping, STOP_TIMEOUT);
-            throw new IllegalStateException("The MariaDB server on port " + port + " did not shut down within "
+            throw new IllegalStateException("The MariaDB server on port " + port() + " did not shut down within "
                     + STOP_TIMEOUT + " of SIGTERM and was killed\n--- server log " + errorLog + " ---\n"
                     + ThrowawayServers.readLog(errorLog, 0));
         }
@@ -165,7 +152,7 @@ public final class MariaDbServer implements ThrowawayServer {
     public synchronized void startAgain() {
         checkNotClosed("startAgain");
         if (process != null) {
-            throw new IllegalStateException("The MariaDB server on port " + port + " is already running");
+            throw new IllegalStateException("The MariaDB server on port " + port() + " is already running");
         }
         launch();
     }
@@ -175,21 +162,15 @@ public final class MariaDbServer implements ThrowawayServer {
         return process != null && process.isAlive();
     }
 
-    @Override
-    public void close() {
-        ThrowawayServers.removeShutdownHook(shutdownHook);
-        closeQuietlyOrThrow();
-    }
-
     /** The directory holding the server's data, its log and its socket. */
     Path directory() {
-        return directory;
+        return home();
     }
 
     @Override
     public synchronized String toString() {
-        return "MariaDbServer[" + HOST + ":" + port + ", " + (process != null ? "running" : "stopped") + ", "
-                + directory + "]";
+        return "MariaDbServer[" + HOST + ":" + port() + ", " + (process != null ? "running" : "stopped") + ", " + home()
+                + "]";
     }
 
     /** The system tables, and the init file that gives the test user its rights at every start. */
@@ -203,7 +184,7 @@ public final class MariaDbServer implements ThrowawayServer {
                     "CREATE USER IF NOT EXISTS '" + USERNAME + "'@'" + HOST + "';\n"
                             + "GRANT ALL PRIVILEGES ON *.* TO '" + USERNAME + "'@'" + HOST + "' WITH GRANT OPTION;\n");
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not prepare the MariaDB directories under " + directory, e);
+            throw new UncheckedIOException("Could not prepare the MariaDB directories under " + home(), e);
         }
         List<String> command = new ArrayList<>(List.of(
                 installDb.toString(),
@@ -216,11 +197,11 @@ public final class MariaDbServer implements ThrowawayServer {
             command.add("--user=root");
         }
         command.addAll(engineOptions());
-        Path output = directory.resolve("mariadb-install-db.out");
+        Path output = home().resolve("mariadb-install-db.out");
         ThrowawayServers.runToCompletion(
                 "MariaDB test server",
                 "mariadb-install-db",
-                ThrowawayServers.processBuilder(command, directory, output),
+                ThrowawayServers.processBuilder(command, home(), output),
                 output,
                 COMMAND_TIMEOUT,
                 () -> "");
@@ -235,20 +216,7 @@ public final class MariaDbServer implements ThrowawayServer {
                 "--innodb-doublewrite=0");
     }
 
-    private synchronized void startOnFreePort() {
-        ThrowawayServers.startOnFreePort(
-                HOST,
-                PORT_ATTEMPTS,
-                errorLog,
-                free -> {
-                    port = free;
-                    launch();
-                },
-                "Bind on TCP/IP port",
-                "Address already in use");
-    }
-
-    /** Starts mariadbd on {@link #port} and waits until it accepts the test user's connections. */
+    /** Starts mariadbd on {@link #port()} and waits until it accepts the test user's connections. */
     private void launch() {
         List<String> command = new ArrayList<>(List.of(
                 server.toString(),
@@ -256,7 +224,7 @@ public final class MariaDbServer implements ThrowawayServer {
                 "--datadir=" + data,
                 "--socket=" + run.resolve("mariadbd.sock"),
                 "--pid-file=" + run.resolve("mariadbd.pid"),
-                "--port=" + port,
+                "--port=" + port(),
                 "--bind-address=" + HOST,
                 "--skip-name-resolve",
                 "--log-error=" + errorLog,
@@ -269,8 +237,7 @@ public final class MariaDbServer implements ThrowawayServer {
         }
         command.addAll(engineOptions());
         long logStart = ThrowawayServers.logSize(errorLog);
-        Process started =
-                ThrowawayServers.start("MariaDB test server", command, directory, run.resolve("mariadbd.out"));
+        Process started = ThrowawayServers.start("MariaDB test server", command, home(), run.resolve("mariadbd.out"));
         ThrowawayServers.Awaited awaited = ThrowawayServers.awaitConnection(
                 started, jdbcUrl(DEFAULT_DATABASE) + "?connectTimeout=1000", USERNAME, START_TIMEOUT);
         if (awaited.accepting()) {
@@ -289,26 +256,13 @@ public final class MariaDbServer implements ThrowawayServer {
                 + ThrowawayServers.readLog(errorLog, logStart));
     }
 
-    private void closeQuietly() {
-        ThrowawayServers.closeQuietly("MariaDbServer", this::closeQuietlyOrThrow);
-    }
-
-    private synchronized void closeQuietlyOrThrow() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    /** Kills mariadbd at once, if it runs. */
+    @Override
+    protected void kill() {
         if (process != null) {
             process.destroyForcibly();
             ThrowawayServers.waitFor(process, STOP_TIMEOUT);
             process = null;
-        }
-        ThrowawayServers.deleteDirectory("MariaDB", directory);
-    }
-
-    private void checkNotClosed(String method) {
-        if (closed) {
-            throw new IllegalStateException(method + "() on a closed MariaDB server (port " + port + ")");
         }
     }
 }

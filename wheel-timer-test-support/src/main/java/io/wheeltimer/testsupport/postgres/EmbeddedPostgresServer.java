@@ -1,5 +1,6 @@
 package io.wheeltimer.testsupport.postgres;
 
+import io.wheeltimer.testsupport.ThrowawayProcess;
 import io.wheeltimer.testsupport.ThrowawayServer;
 import io.wheeltimer.testsupport.ThrowawayServers;
 import java.io.IOException;
@@ -38,7 +39,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * <p>Thread-safe. Every method throws unchecked exceptions: {@link IllegalStateException} with the failing
  * command's output and the server's log when PostgreSQL does not come up or go down.
  */
-public final class EmbeddedPostgresServer implements ThrowawayServer {
+public final class EmbeddedPostgresServer extends ThrowawayProcess implements ThrowawayServer {
 
     /** The superuser the cluster is created with; it needs no password. */
     public static final String USERNAME = "test";
@@ -49,7 +50,6 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
     /** The server's {@code max_connections}. */
     public static final int MAX_CONNECTIONS = 300;
 
-    private static final String HOST = "127.0.0.1";
     /** PostgreSQL's limit on an identifier; PgBouncer's URLs check it too. */
     static final int DATABASE_NAME_LENGTH = 63;
 
@@ -59,23 +59,18 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
 
     private final Path bin;
     private final ServerUser user;
-    private final Path directory;
     private final Path data;
     private final Path serverLog;
-    private final Thread shutdownHook;
     private final boolean flushCommits;
-    private int port;
     private boolean running;
-    private boolean closed;
 
     private EmbeddedPostgresServer(Path home, ServerUser user, Path directory, boolean flushCommits) {
+        super("PostgreSQL", directory, "embedded-postgres-shutdown");
         this.flushCommits = flushCommits;
         this.bin = home.resolve("bin");
         this.user = user;
-        this.directory = directory;
         this.data = directory.resolve("data");
         this.serverLog = directory.resolve("run").resolve("server.log");
-        this.shutdownHook = new Thread(this::closeQuietly, "embedded-postgres-shutdown");
     }
 
     /** Creates a new cluster in a temporary directory and starts it on a free port of 127.0.0.1. */
@@ -105,20 +100,19 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not prepare a directory for PostgreSQL", e);
         }
-        try {
+        server.startUp(() -> {
             server.create();
-            server.startOnFreePort();
-        } catch (RuntimeException e) {
-            server.closeQuietly();
-            throw e;
-        }
-        Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+            server.launchOnFreePort(
+                    PORT_ATTEMPTS,
+                    server.serverLog,
+                    () -> {
+                        server.pgCtlStart();
+                        server.running = true;
+                    },
+                    "could not bind",
+                    "Address already in use");
+        });
         return server;
-    }
-
-    @Override
-    public synchronized int port() {
-        return port;
     }
 
     /** {@value #DEFAULT_DATABASE}. */
@@ -130,7 +124,7 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
     /** The JDBC URL of {@code database}; at most 63 characters. */
     @Override
     public synchronized String jdbcUrl(String database) {
-        return "jdbc:postgresql://" + HOST + ":" + port + "/"
+        return "jdbc:postgresql://" + HOST + ":" + port() + "/"
                 + ThrowawayServers.checkDatabaseName(database, DATABASE_NAME_LENGTH);
     }
 
@@ -144,7 +138,7 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
     public synchronized DataSource dataSource(String database) {
         PGSimpleDataSource dataSource = new PGSimpleDataSource();
         dataSource.setServerNames(new String[] {HOST});
-        dataSource.setPortNumbers(new int[] {port});
+        dataSource.setPortNumbers(new int[] {port()});
         dataSource.setDatabaseName(ThrowawayServers.checkDatabaseName(database, DATABASE_NAME_LENGTH));
         dataSource.setUser(USERNAME);
         return dataSource;
@@ -154,7 +148,7 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
     public synchronized void stop() {
         checkNotClosed("stop");
         if (!running) {
-            throw new IllegalStateException("The PostgreSQL server on port " + port + " is already stopped");
+            throw new IllegalStateException("The PostgreSQL server on port " + port() + " is already stopped");
         }
         pgCtl("stop", "-m", "fast");
         running = false;
@@ -164,7 +158,7 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
     public synchronized void startAgain() {
         checkNotClosed("startAgain");
         if (running) {
-            throw new IllegalStateException("The PostgreSQL server on port " + port + " is already running");
+            throw new IllegalStateException("The PostgreSQL server on port " + port() + " is already running");
         }
         pgCtlStart();
         running = true;
@@ -175,22 +169,15 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
         return running;
     }
 
-    /** Kills the server at once (no checkpoint) and deletes its directory, data included; later calls do nothing. */
-    @Override
-    public void close() {
-        ThrowawayServers.removeShutdownHook(shutdownHook);
-        closeQuietlyOrThrow();
-    }
-
     /** The directory holding the cluster's data, its log and its socket. */
     Path directory() {
-        return directory;
+        return home();
     }
 
     @Override
     public synchronized String toString() {
-        return "EmbeddedPostgresServer[" + HOST + ":" + port + ", " + (running ? "running" : "stopped") + ", "
-                + directory + "]";
+        return "EmbeddedPostgresServer[" + HOST + ":" + port() + ", " + (running ? "running" : "stopped") + ", "
+                + home() + "]";
     }
 
     private void create() {
@@ -201,7 +188,7 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
             Files.createDirectory(run);
             user.own(run);
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not create the PostgreSQL directories under " + directory, e);
+            throw new UncheckedIOException("Could not create the PostgreSQL directories under " + home(), e);
         }
         run(
                 "initdb",
@@ -232,22 +219,8 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
         }
     }
 
-    private synchronized void startOnFreePort() {
-        ThrowawayServers.startOnFreePort(
-                HOST,
-                PORT_ATTEMPTS,
-                serverLog,
-                free -> {
-                    port = free;
-                    pgCtlStart();
-                    running = true;
-                },
-                "could not bind",
-                "Address already in use");
-    }
-
     private void pgCtlStart() {
-        pgCtl("start", "--log=" + serverLog, "--options=-p " + port);
+        pgCtl("start", "--log=" + serverLog, "--options=-p " + port());
     }
 
     private void pgCtl(String action, String... options) {
@@ -260,9 +233,9 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
 
     private void run(String what, List<String> command) {
         List<String> full = user.command(command);
-        Path output = directory.resolve("command.out");
+        Path output = home().resolve("command.out");
         long logStart = ThrowawayServers.logSize(serverLog);
-        ProcessBuilder builder = ThrowawayServers.processBuilder(full, directory, output);
+        ProcessBuilder builder = ThrowawayServers.processBuilder(full, home(), output);
         Map<String, String> environment = builder.environment();
         // PGPORT, PGDATA, PGHOST... from the caller's shell would override what we ask for.
         environment.keySet().removeIf(name -> name.startsWith("PG"));
@@ -277,36 +250,20 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
                         + ThrowawayServers.readLog(serverLog, logStart));
     }
 
-    private void closeQuietly() {
-        ThrowawayServers.closeQuietly("EmbeddedPostgresServer", this::closeQuietlyOrThrow);
-    }
-
-    private synchronized void closeQuietlyOrThrow() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        RuntimeException failure = null;
+    /**
+     * Stops the server at once (no checkpoint), if it runs; if pg_ctl cannot, kills its postmaster and
+     * rethrows.
+     */
+    @Override
+    protected void kill() {
         if (running) {
             running = false;
             try {
                 pgCtl("stop", "-m", "immediate");
             } catch (RuntimeException e) {
-                failure = e;
                 killPostmaster();
+                throw e;
             }
-        }
-        try {
-            ThrowawayServers.deleteDirectory("PostgreSQL", directory);
-        } catch (UncheckedIOException deleteFailure) {
-            if (failure == null) {
-                failure = deleteFailure;
-            } else {
-                failure.addSuppressed(deleteFailure);
-            }
-        }
-        if (failure != null) {
-            throw failure;
         }
     }
 
@@ -319,12 +276,6 @@ public final class EmbeddedPostgresServer implements ThrowawayServer {
             }
         } catch (IOException | RuntimeException e) {
             // Nothing more to try; the failure that brought us here is reported.
-        }
-    }
-
-    private void checkNotClosed(String method) {
-        if (closed) {
-            throw new IllegalStateException(method + "() on a closed PostgreSQL server (port " + port + ")");
         }
     }
 }

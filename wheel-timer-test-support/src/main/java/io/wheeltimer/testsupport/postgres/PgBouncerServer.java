@@ -1,5 +1,6 @@
 package io.wheeltimer.testsupport.postgres;
 
+import io.wheeltimer.testsupport.ThrowawayProcess;
 import io.wheeltimer.testsupport.ThrowawayServers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * first. The PostgreSQL server behind it is not touched. Thread-safe; every method throws unchecked
  * exceptions, with PgBouncer's log when it does not come up.
  */
-public final class PgBouncerServer implements AutoCloseable {
+public final class PgBouncerServer extends ThrowawayProcess {
 
     /** How long a server session lives at most: it is closed once idle after that. */
     public static final Duration SERVER_LIFETIME = Duration.ofSeconds(3);
@@ -42,7 +43,6 @@ public final class PgBouncerServer implements AutoCloseable {
     /** Server sessions per database and user: fewer than the clients, as in production. */
     public static final int POOL_SIZE = 20;
 
-    private static final String HOST = "127.0.0.1";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
     private static final int PORT_ATTEMPTS = 5;
@@ -51,22 +51,17 @@ public final class PgBouncerServer implements AutoCloseable {
     private final Path program;
     private final ServerUser user;
     private final EmbeddedPostgresServer postgres;
-    private final Path directory;
     private final Path run;
     private final Path log;
-    private final Thread shutdownHook;
-    private int port;
     private Process process;
-    private boolean closed;
 
     private PgBouncerServer(Path program, ServerUser user, EmbeddedPostgresServer postgres, Path directory) {
+        super("PgBouncer", directory, "pgbouncer-test-server-shutdown");
         this.program = program;
         this.user = user;
         this.postgres = postgres;
-        this.directory = directory;
         this.run = directory.resolve("run");
         this.log = run.resolve("pgbouncer.log");
-        this.shutdownHook = new Thread(this::closeQuietly, "pgbouncer-test-server-shutdown");
     }
 
     /** Starts a PgBouncer on a free port of 127.0.0.1 in front of {@code postgres}, which must be running. */
@@ -90,19 +85,9 @@ public final class PgBouncerServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("Could not prepare a directory for PgBouncer", e);
         }
-        try {
-            server.startOnFreePort();
-        } catch (RuntimeException e) {
-            server.closeQuietly();
-            throw e;
-        }
-        Runtime.getRuntime().addShutdownHook(server.shutdownHook);
+        server.startUp(
+                () -> server.launchOnFreePort(PORT_ATTEMPTS, server.log, server::launch, "Address already in use"));
         return server;
-    }
-
-    /** The TCP port on 127.0.0.1. */
-    public synchronized int port() {
-        return port;
     }
 
     /**
@@ -110,7 +95,7 @@ public final class PgBouncerServer implements AutoCloseable {
      * prepared statements, which a transaction pooler cannot keep).
      */
     public synchronized String jdbcUrl(String database) {
-        return "jdbc:postgresql://" + HOST + ":" + port + "/"
+        return "jdbc:postgresql://" + HOST + ":" + port() + "/"
                 + ThrowawayServers.checkDatabaseName(database, EmbeddedPostgresServer.DATABASE_NAME_LENGTH)
                 + "?prepareThreshold=0";
     }
@@ -120,16 +105,9 @@ public final class PgBouncerServer implements AutoCloseable {
         return EmbeddedPostgresServer.USERNAME;
     }
 
-    /** Stops PgBouncer (its clients' connections end) and deletes its directory; later calls do nothing. */
-    @Override
-    public void close() {
-        ThrowawayServers.removeShutdownHook(shutdownHook);
-        closeQuietlyOrThrow();
-    }
-
     /** The directory holding its configuration and log. */
     Path directory() {
-        return directory;
+        return home();
     }
 
     /** The pgbouncer process (under {@code runuser} when the JVM is root), while it runs. */
@@ -139,24 +117,12 @@ public final class PgBouncerServer implements AutoCloseable {
 
     @Override
     public synchronized String toString() {
-        return "PgBouncerServer[" + HOST + ":" + port + " -> " + postgres + ", " + directory + "]";
-    }
-
-    private synchronized void startOnFreePort() {
-        ThrowawayServers.startOnFreePort(
-                HOST,
-                PORT_ATTEMPTS,
-                log,
-                free -> {
-                    port = free;
-                    launch();
-                },
-                "Address already in use");
+        return "PgBouncerServer[" + HOST + ":" + port() + " -> " + postgres + ", " + home() + "]";
     }
 
     private void launch() {
-        Path ini = directory.resolve("pgbouncer.ini");
-        Path users = directory.resolve("userlist.txt");
+        Path ini = home().resolve("pgbouncer.ini");
+        Path users = home().resolve("userlist.txt");
         try {
             Files.writeString(users, "\"" + EmbeddedPostgresServer.USERNAME + "\" \"\"\n");
             Files.writeString(
@@ -168,7 +134,7 @@ public final class PgBouncerServer implements AutoCloseable {
                             "",
                             "[pgbouncer]",
                             "listen_addr = " + HOST,
-                            "listen_port = " + port,
+                            "listen_port = " + port(),
                             "unix_socket_dir =",
                             "auth_type = trust",
                             "auth_file = " + users,
@@ -182,12 +148,12 @@ public final class PgBouncerServer implements AutoCloseable {
                             "ignore_startup_parameters = extra_float_digits",
                             ""));
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not write PgBouncer's configuration in " + directory, e);
+            throw new UncheckedIOException("Could not write PgBouncer's configuration in " + home(), e);
         }
         List<String> command = user.command(List.of(program.toString(), ini.toString()));
         long logStart = ThrowawayServers.logSize(log);
         Process started =
-                ThrowawayServers.start("PgBouncer test server", command, directory, directory.resolve("pgbouncer.out"));
+                ThrowawayServers.start("PgBouncer test server", command, home(), home().resolve("pgbouncer.out"));
         ThrowawayServers.Awaited awaited = ThrowawayServers.awaitConnection(
                 started,
                 jdbcUrl(EmbeddedPostgresServer.DEFAULT_DATABASE) + "&connectTimeout=1",
@@ -203,7 +169,7 @@ public final class PgBouncerServer implements AutoCloseable {
                 + (exited ? "exited with code " + started.exitValue() : "did not accept connections in time")
                 + " (last connection error: " + awaited.lastError() + ")\n  command: " + String.join(" ", command)
                 + "\n--- its log " + log + ", from this start on ---\n" + ThrowawayServers.readLog(log, logStart)
-                + "--- its output ---\n" + ThrowawayServers.readLog(directory.resolve("pgbouncer.out"), 0));
+                + "--- its output ---\n" + ThrowawayServers.readLog(home().resolve("pgbouncer.out"), 0));
     }
 
     /**
@@ -224,19 +190,12 @@ public final class PgBouncerServer implements AutoCloseable {
         }
     }
 
-    private void closeQuietly() {
-        ThrowawayServers.closeQuietly("PgBouncerServer", this::closeQuietlyOrThrow);
-    }
-
-    private synchronized void closeQuietlyOrThrow() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    /** Stops pgbouncer (its clients' connections end), if it runs. */
+    @Override
+    protected void kill() {
         if (process != null) {
             stop(process);
             process = null;
         }
-        ThrowawayServers.deleteDirectory("PgBouncer", directory);
     }
 }
