@@ -14,9 +14,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -51,18 +50,11 @@ class MariaDbTest {
     private static final String TABLES = "SELECT TABLE_NAME AS name, CONCAT(ENGINE, ' ', TABLE_COLLATION) AS definition"
             + " FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME IN (?, ?)";
 
-    private static MariaDbServer mariaDb;
+    @RegisterExtension
+    static final ServerPerClass<MariaDbServer> server = new ServerPerClass<>(MariaDbServer::start);
 
-    @BeforeAll
-    static void startMariaDb() {
-        mariaDb = MariaDbServer.start();
-    }
-
-    @AfterAll
-    static void stopMariaDb() {
-        if (mariaDb != null) {
-            mariaDb.close();
-        }
+    private static MariaDbServer mariaDb() {
+        return server.get();
     }
 
     private static ConfigurableApplicationContext app(String url) {
@@ -70,7 +62,7 @@ class MariaDbTest {
                 .run(
                         "--server.port=0",
                         "--spring.datasource.url=" + url,
-                        "--spring.datasource.username=" + mariaDb.username(),
+                        "--spring.datasource.username=" + mariaDb().username(),
                         "--orders.payment-window=" + WINDOW.toMillis() + "ms",
                         "--orders.provider-latency=10ms",
                         "--wheel-timer.tick-duration=10ms",
@@ -79,7 +71,7 @@ class MariaDbTest {
 
     @Test
     void anUnpaidOrderIsCancelledByItsDeadlineAndAPaidOneIsNot() throws Exception {
-        String url = mariaDb.createDatabase("flow") + "?connectionTimeZone=UTC";
+        String url = mariaDb().createDatabase("flow") + "?connectionTimeZone=UTC";
         try (ConfigurableApplicationContext app = app(url)) {
             Api api = Api.of(app);
             DurableTimer deadlines = app.getBean(DurableTimer.class);
@@ -106,7 +98,7 @@ class MariaDbTest {
             List<String> newestFirst = JsonPath.read(api.get("/orders").body(), "$.orders[*].id");
             assertThat(newestFirst).containsExactly(paid, unpaid);
 
-            JdbcTemplate jdbc = new JdbcTemplate(mariaDb.dataSource("flow"));
+            JdbcTemplate jdbc = new JdbcTemplate(mariaDb().dataSource("flow"));
             assertThat(jdbc.queryForList(
                             "SELECT version FROM flyway_schema_history WHERE success = 1 ORDER BY installed_rank",
                             String.class))
@@ -123,18 +115,18 @@ class MariaDbTest {
 
     @Test
     void theDurableTablesAreTheLibrarysOwn() throws IOException {
-        String url = mariaDb.createDatabase("migrated") + "?connectionTimeZone=UTC";
+        String url = mariaDb().createDatabase("migrated") + "?connectionTimeZone=UTC";
         try (ConfigurableApplicationContext app = app(url)) {
             assertThat(app.isRunning()).isTrue();
         }
-        mariaDb.createDatabase("library");
-        JdbcTemplate library = new JdbcTemplate(mariaDb.dataSource("library"));
+        mariaDb().createDatabase("library");
+        JdbcTemplate library = new JdbcTemplate(mariaDb().dataSource("library"));
         for (String statement : librarySchema().split(";")) {
             if (!statement.isBlank()) {
                 library.execute(statement);
             }
         }
-        JdbcTemplate migrated = new JdbcTemplate(mariaDb.dataSource("migrated"));
+        JdbcTemplate migrated = new JdbcTemplate(mariaDb().dataSource("migrated"));
 
         Map<String, String> expectedColumns = definitions(library, COLUMNS, "library");
         Map<String, String> actualColumns = definitions(migrated, COLUMNS, "migrated");

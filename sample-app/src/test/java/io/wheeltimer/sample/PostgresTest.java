@@ -21,10 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -36,30 +35,23 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 class PostgresTest {
 
-    private static EmbeddedPostgresServer postgres;
+    @RegisterExtension
+    static final ServerPerClass<EmbeddedPostgresServer> server = new ServerPerClass<>(EmbeddedPostgresServer::start);
 
-    @BeforeAll
-    static void startPostgres() {
-        postgres = EmbeddedPostgresServer.start();
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        if (postgres != null) {
-            postgres.close();
-        }
+    private static EmbeddedPostgresServer postgres() {
+        return server.get();
     }
 
     /** A fresh database for one test. */
     private static String database(String name) {
-        return postgres.createDatabase(name);
+        return postgres().createDatabase(name);
     }
 
     private static ConfigurableApplicationContext app(String url, String... properties) {
         List<String> all = new ArrayList<>(List.of(
                 "server.port=0",
                 "spring.datasource.url=" + url,
-                "spring.datasource.username=" + postgres.username(),
+                "spring.datasource.username=" + postgres().username(),
                 "wheel-timer.tick-duration=10ms",
                 "wheel-timer.shutdown.await-termination-period=0s",
                 "orders.provider-latency=10ms",
@@ -96,7 +88,7 @@ class PostgresTest {
             // and their durable deadlines say so.
             Instant overdueBy = Instant.now().minusSeconds(1).truncatedTo(ChronoUnit.MILLIS);
             Instant onTimeBy = Instant.now().plusSeconds(4).truncatedTo(ChronoUnit.MILLIS);
-            try (Connection c = DriverManager.getConnection(url, postgres.username(), "");
+            try (Connection c = DriverManager.getConnection(url, postgres().username(), "");
                     PreparedStatement order = c.prepareStatement("UPDATE orders SET pay_by = ? WHERE id = ?");
                     PreparedStatement deadline = c.prepareStatement(
                             "UPDATE wheel_timer_timeouts SET deadline = ?, due_at = ? WHERE task = 'order-payment'"
@@ -205,7 +197,7 @@ class PostgresTest {
     }
 
     private static Instant cancelledAt(String url, String id) throws Exception {
-        try (Connection c = DriverManager.getConnection(url, postgres.username(), "");
+        try (Connection c = DriverManager.getConnection(url, postgres().username(), "");
                 PreparedStatement query = c.prepareStatement("SELECT cancelled_at FROM orders WHERE id = ?")) {
             query.setString(1, id);
             try (var rs = query.executeQuery()) {
