@@ -100,19 +100,21 @@ heartbeat_section() {
     java -cp "$cp" org.openjdk.jmh.Main HeartbeatBenchmark "${args[@]}"
 }
 
-if [[ "$only" == heartbeat ]]; then
-    heartbeat_section
-    java -cp "$cp" io.wheeltimer.benchmarks.report.HeartbeatReport "$out/jmh-heartbeat.json" "$root/docs" \
-        "ONLY=heartbeat wheel-timer-benchmarks/run-benchmarks.sh"
-    echo "Wrote the TaskScheduler section of docs/benchmarks.md"
-    exit 0
-fi
-
-if [[ "$only" == durable ]]; then
-    durable_section
-    java -cp "$cp" io.wheeltimer.benchmarks.report.DurableReport "$out/durable.jsonl" "$root/docs" \
-        "ONLY=durable wheel-timer-benchmarks/run-benchmarks.sh"
-    echo "Wrote the durable section of docs/benchmarks.md and docs/benchmarks-durable.svg"
+# ONLY=durable or ONLY=heartbeat: that section alone, whose report replaces its part of docs/benchmarks.md.
+if [[ -n "$only" ]]; then
+    "${only}_section"
+    if [[ "$only" == heartbeat ]]; then
+        report=HeartbeatReport
+        results="$out/jmh-heartbeat.json"
+        wrote="the TaskScheduler section of docs/benchmarks.md"
+    else
+        report=DurableReport
+        results="$out/durable.jsonl"
+        wrote="the durable section of docs/benchmarks.md and docs/benchmarks-durable.svg"
+    fi
+    java -cp "$cp" "io.wheeltimer.benchmarks.report.$report" "$results" "$root/docs" \
+        "ONLY=$only wheel-timer-benchmarks/run-benchmarks.sh"
+    echo "Wrote $wrote"
     exit 0
 fi
 
