@@ -152,20 +152,7 @@ class NettyCompatibilityTest {
     }
 
     /** Arguments of the seven-argument constructor, which every other one delegates to. */
-    static final class Args {
-        final ThreadFactory factory;
-        final long tick;
-        final TimeUnit unit;
-        final int wheel;
-        final Executor executor;
-
-        Args(ThreadFactory factory, long tick, TimeUnit unit, int wheel, Executor executor) {
-            this.factory = factory;
-            this.tick = tick;
-            this.unit = unit;
-            this.wheel = wheel;
-            this.executor = executor;
-        }
+    record Args(ThreadFactory factory, long tick, TimeUnit unit, int wheel, Executor executor) {
 
         <T> T build(Function<Args, T> constructor) {
             return constructor.apply(this);
@@ -175,10 +162,10 @@ class NettyCompatibilityTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badConstructorArguments")
     void badConstructorArgumentsThrowTheSameExceptionTypeAsNetty(String what, Args args) {
-        Throwable ours = catchThrowable(() ->
-                ours(args.build(a -> new HashedWheelTimer(a.factory, a.tick, a.unit, a.wheel, false, 0, a.executor))));
-        Throwable theirs = catchThrowable(() -> netty(args.build(
-                a -> new io.netty.util.HashedWheelTimer(a.factory, a.tick, a.unit, a.wheel, false, 0, a.executor))));
+        Throwable ours = catchThrowable(() -> ours(args.build(
+                a -> new HashedWheelTimer(a.factory(), a.tick(), a.unit(), a.wheel(), false, 0, a.executor()))));
+        Throwable theirs = catchThrowable(() -> netty(args.build(a -> new io.netty.util.HashedWheelTimer(
+                a.factory(), a.tick(), a.unit(), a.wheel(), false, 0, a.executor()))));
 
         assertThat(theirs).as("Netty's").isNotNull();
         assertThat(ours).as(what).isExactlyInstanceOf(theirs.getClass());
