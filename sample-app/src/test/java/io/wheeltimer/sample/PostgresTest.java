@@ -84,10 +84,11 @@ class PostgresTest {
                 overdue = Api.of(first).place("overdue");
                 onTime = Api.of(first).place("on time");
             }
-            // While no instance runs, time passes: one deadline goes by, the other is 4 s away. The orders
-            // and their durable deadlines say so.
+            // While no instance runs, time passes: one deadline goes by, the other is 12 s away (room for
+            // the second instance to start and cancel the overdue one first, on a loaded machine too). The
+            // orders and their durable deadlines say so.
             Instant overdueBy = Instant.now().minusSeconds(1).truncatedTo(ChronoUnit.MILLIS);
-            Instant onTimeBy = Instant.now().plusSeconds(4).truncatedTo(ChronoUnit.MILLIS);
+            Instant onTimeBy = Instant.now().plusSeconds(12).truncatedTo(ChronoUnit.MILLIS);
             try (Connection c = DriverManager.getConnection(url, postgres().username(), "");
                     PreparedStatement order = c.prepareStatement("UPDATE orders SET pay_by = ? WHERE id = ?");
                     PreparedStatement deadline = c.prepareStatement(
