@@ -2,6 +2,8 @@ package io.wheeltimer.jdbc;
 
 import io.wheeltimer.internal.RepeatLog;
 import io.wheeltimer.jdbc.ArmedTimeouts.Entry;
+import io.wheeltimer.jdbc.internal.table.PendingRow;
+import io.wheeltimer.jdbc.internal.table.StoredData;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +15,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
  * Runs the timeouts that come due: from the wheel's thread to the executor (never SQL on the
@@ -29,11 +30,11 @@ import java.util.function.Supplier;
  */
 final class Firing {
 
-    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+    private static final System.Logger log = TimerLog.LOGGER;
 
     private final TimerSettings settings;
     private final ArmedTimeouts armed;
-    private final Supplier<TimeoutTable> table;
+    private final LazyTable table;
     private final Transactions transactions;
     private final Map<String, DurableTimeoutHandler> handlers;
     private final DurableTimerListener listener;
@@ -58,27 +59,20 @@ final class Firing {
     /** Runs handed to the executor that have not started: waiting for a thread. */
     private final AtomicInteger waitingForAThread = new AtomicInteger();
 
-    Firing(
-            TimerSettings settings,
-            ArmedTimeouts armed,
-            Supplier<TimeoutTable> table,
-            Transactions transactions,
-            Map<String, DurableTimeoutHandler> handlers,
-            DurableTimerListener listener,
-            BooleanSupplier running,
-            RepeatLog databaseTrouble) {
+    Firing(TimerContext context, ArmedTimeouts armed, Retries retries) {
+        TimerSettings settings = context.settings();
         this.settings = settings;
         this.armed = armed;
-        this.table = table;
-        this.transactions = transactions;
-        this.handlers = handlers;
-        this.listener = listener;
-        this.running = running;
-        this.databaseTrouble = databaseTrouble;
+        this.table = context.table();
+        this.transactions = context.transactions();
+        this.handlers = context.handlers();
+        this.listener = context.listener();
+        this.running = context.running();
+        this.databaseTrouble = context.databaseTrouble();
         this.clock = settings.clock();
-        this.retryDelay = TimerSettings.format(settings.retryDelay());
+        this.retryDelay = Durations.format(settings.retryDelay());
         this.context = settings.context();
-        this.retries = new Retries(settings, armed, table, transactions, listener, running, databaseTrouble);
+        this.retries = retries;
     }
 
     /**
@@ -171,8 +165,8 @@ final class Firing {
         Throwable[] thrown = new Throwable[1];
         Boolean ran;
         try {
-            ran = transactions.execute(status -> {
-                Optional<TimeoutTable.Stored> stored = table.get()
+            ran = transactions.joinedOrOwn(status -> {
+                Optional<StoredData> stored = table.get()
                         .deleteForFiring(
                                 armedTimeout.task(),
                                 armedTimeout.key(),
@@ -276,7 +270,7 @@ final class Firing {
      * anything (a reschedule whose arming lost a race), or forget it.
      */
     private void reconcile(Entry entry) {
-        Optional<TimeoutTable.Row> row;
+        Optional<PendingRow> row;
         try {
             row = table.get().pending(entry.id.task(), entry.id.key());
         } catch (RuntimeException e) {
@@ -289,7 +283,7 @@ final class Firing {
             return;
         }
         if (row.isPresent() && settings.instanceId().equals(row.get().holder())) {
-            TimeoutTable.Row r = row.get();
+            PendingRow r = row.get();
             if (r.version() == entry.version && armed.isCurrent(entry)) {
                 // The very row it armed, still held here: not due yet by the clock that judges (the
                 // offset this instance measured erred early, or the wheel fired before the deadline's

@@ -1,6 +1,7 @@
 package io.wheeltimer.jdbc;
 
 import io.wheeltimer.internal.RepeatLog;
+import io.wheeltimer.jdbc.internal.table.TimeoutTable;
 import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -9,7 +10,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
  * What the polls leave off their critical path, so that only the lease renewal and the claim can make
@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  */
 final class Housekeeping {
 
-    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+    private static final System.Logger log = TimerLog.LOGGER;
 
     /** How often the rows of tasks no handler here knows are counted. */
     private static final Duration UNHANDLED_INTERVAL = Duration.ofHours(1);
@@ -33,7 +33,7 @@ final class Housekeeping {
     static final Duration RETRY = Duration.ofMinutes(10);
 
     private final TimerSettings settings;
-    private final Supplier<TimeoutTable> table;
+    private final LazyTable table;
     private final Transactions transactions;
     private final BooleanSupplier running;
     private final RepeatLog databaseTrouble;
@@ -47,24 +47,19 @@ final class Housekeeping {
     /** The pending rows of tasks no handler here knows, at the last count that succeeded; -1 before it. */
     private volatile long unhandledRows = -1;
 
-    Housekeeping(
-            TimerSettings settings,
-            Supplier<TimeoutTable> table,
-            Transactions transactions,
-            BooleanSupplier running,
-            RepeatLog databaseTrouble) {
-        this.settings = settings;
-        this.table = table;
-        this.transactions = transactions;
-        this.running = running;
-        this.databaseTrouble = databaseTrouble;
+    Housekeeping(TimerContext context) {
+        this.settings = context.settings();
+        this.table = context.table();
+        this.transactions = context.transactions();
+        this.running = context.running();
+        this.databaseTrouble = context.databaseTrouble();
     }
 
     /** At a start: the tidying after the next claim, and the first count at the second poll's time. */
     void start() {
         tidied = false;
         ScheduledThreadPoolExecutor thread =
-                Poller.daemonThread("wheel-timer-durable-housekeeping-" + settings.instanceId());
+                TimerThreads.single("wheel-timer-durable-housekeeping-" + settings.instanceId());
         countThread = thread;
         // At the second poll's time, then hourly: not at startup with the rest.
         thread.schedule(this::countUnhandled, settings.pollInterval().toNanos(), TimeUnit.NANOSECONDS);
@@ -96,7 +91,7 @@ final class Housekeeping {
         }
         try {
             String instanceId = settings.instanceId();
-            int released = transactions.execute(status -> t.releaseUnhandled(instanceId));
+            int released = transactions.joinedOrOwn(status -> t.releaseUnhandled(instanceId));
             if (released > 0) {
                 log.log(
                         System.Logger.Level.INFO,
@@ -105,7 +100,7 @@ final class Housekeeping {
                                 + " has no handler for; an instance that handles them takes them");
             }
             long leaseMillis = settings.lease().toMillis();
-            transactions.executeWithoutResult(() -> t.deleteExpiredLeases(nowMillis - leaseMillis));
+            transactions.joinedOrOwnNoResult(() -> t.deleteExpiredLeases(nowMillis - leaseMillis));
             tidied = true;
         } catch (RuntimeException e) {
             databaseTrouble.report(
@@ -140,9 +135,9 @@ final class Housekeeping {
                     System.Logger.Level.WARNING,
                     () -> "Durable timer " + settings.instanceId() + " could not count the rows of tasks it has no"
                             + " handler for in table " + settings.tableName() + " within its query timeout of "
-                            + TimerSettings.format(settings.statementTimeout()) + "; this changes nothing for the"
+                            + Durations.format(settings.statementTimeout()) + "; this changes nothing for the"
                             + " timeouts it runs, and it counts again in "
-                            + TimerSettings.format(RETRY),
+                            + Durations.format(RETRY),
                     e);
             next = RETRY;
         }

@@ -2,11 +2,11 @@ package io.wheeltimer.jdbc;
 
 import io.wheeltimer.internal.RepeatLog;
 import io.wheeltimer.jdbc.ArmedTimeouts.Entry;
+import io.wheeltimer.jdbc.internal.table.StorableText;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
  * What follows a run that failed: every run whose transaction does not commit (a handler that
@@ -21,11 +21,11 @@ import java.util.function.Supplier;
  */
 final class Retries {
 
-    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+    private static final System.Logger log = TimerLog.LOGGER;
 
     private final TimerSettings settings;
     private final ArmedTimeouts armed;
-    private final Supplier<TimeoutTable> table;
+    private final LazyTable table;
     private final Transactions transactions;
     private final DurableTimerListener listener;
     private final BooleanSupplier running;
@@ -33,23 +33,17 @@ final class Retries {
     private final Clock clock;
     private final String retryDelay;
 
-    Retries(
-            TimerSettings settings,
-            ArmedTimeouts armed,
-            Supplier<TimeoutTable> table,
-            Transactions transactions,
-            DurableTimerListener listener,
-            BooleanSupplier running,
-            RepeatLog databaseTrouble) {
+    Retries(TimerContext context, ArmedTimeouts armed) {
+        TimerSettings settings = context.settings();
         this.settings = settings;
         this.armed = armed;
-        this.table = table;
-        this.transactions = transactions;
-        this.listener = listener;
-        this.running = running;
-        this.databaseTrouble = databaseTrouble;
+        this.table = context.table();
+        this.transactions = context.transactions();
+        this.listener = context.listener();
+        this.running = context.running();
+        this.databaseTrouble = context.databaseTrouble();
         this.clock = settings.clock();
-        this.retryDelay = TimerSettings.format(settings.retryDelay());
+        this.retryDelay = Durations.format(settings.retryDelay());
     }
 
     /**
@@ -61,13 +55,13 @@ final class Retries {
         int attempts = entry.attempts + 1;
         String task = entry.id.task();
         String key = entry.id.key();
-        String message = TimerSettings.storable(describe(error), TimerSettings.MAX_ERROR_LENGTH);
+        String message = StorableText.storable(describe(error), StorableText.MAX_ERROR_LENGTH);
         String holder = settings.instanceId();
         boolean updated;
         try {
             long now = clock.millis();
             if (attempts >= settings.maxAttempts()) {
-                updated = transactions.required(
+                updated = transactions.joinedOrAutoCommit(
                         () -> table.get().giveUp(task, key, entry.version, holder, attempts, message, now));
                 if (updated) {
                     armed.forget(entry);
@@ -86,14 +80,14 @@ final class Retries {
                 long dueAt = now + wait.toMillis();
                 // Held here only while it is due within the lookahead, as a claim would take it.
                 String newHolder = dueAt <= now + settings.lookahead().toMillis() ? holder : null;
-                updated = transactions.required(() -> table.get()
+                updated = transactions.joinedOrAutoCommit(() -> table.get()
                         .retry(task, key, entry.version, holder, attempts, message, newVersion, dueAt, newHolder));
                 if (updated) {
                     log.log(
                             System.Logger.Level.WARNING,
                             () -> "Durable timeout of task \"" + task + "\" for key \"" + key + "\" failed (run "
                                     + attempts + " of at most " + settings.maxAttempts() + "); retried in "
-                                    + TimerSettings.format(wait),
+                                    + Durations.format(wait),
                             error);
                     if (newHolder != null) {
                         armed.arm(entry.timeout, newVersion, attempts, dueAt);

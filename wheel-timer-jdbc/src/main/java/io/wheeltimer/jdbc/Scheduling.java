@@ -7,7 +7,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * The calls an application makes: {@code schedule}, {@code cancel} and {@code find}. Each checks
@@ -21,25 +20,22 @@ final class Scheduling {
     private final TimerSettings settings;
     private final Map<String, DurableTimeoutHandler> handlers;
     private final ArmedTimeouts armed;
-    private final Supplier<TimeoutTable> table;
+    private final LazyTable table;
     private final Transactions transactions;
     private final DurableTimerListener listener;
     private final TimeoutData data;
 
-    Scheduling(
-            TimerSettings settings,
-            Map<String, DurableTimeoutHandler> handlers,
-            ArmedTimeouts armed,
-            Supplier<TimeoutTable> table,
-            Transactions transactions,
-            DurableTimerListener listener) {
-        this.settings = settings;
-        this.handlers = handlers;
+    /**
+     * @param data turns what is scheduled with a timeout into the text stored with it
+     */
+    Scheduling(TimerContext context, ArmedTimeouts armed, TimeoutData data) {
+        this.settings = context.settings();
+        this.handlers = context.handlers();
         this.armed = armed;
-        this.table = table;
-        this.transactions = transactions;
-        this.listener = listener;
-        this.data = new TimeoutData(settings);
+        this.table = context.table();
+        this.transactions = context.transactions();
+        this.listener = context.listener();
+        this.data = data;
     }
 
     /** Now plus {@code delay}, truncated to milliseconds; a delay of zero or less makes it now. */
@@ -88,9 +84,9 @@ final class Scheduling {
     }
 
     boolean cancel(String task, String key) {
-        checkArguments(task, key, "", "");
+        Names.checkTaskAndKey(task, key);
         return transactions
-                .write(
+                .joinedOrAutoCommitThenOnCommit(
                         () -> table.get().deletePending(task, key),
                         version -> version.ifPresent(v -> {
                             armed.forget(task, key, v);
@@ -100,8 +96,8 @@ final class Scheduling {
     }
 
     Optional<DurableTimeout> find(String task, String key) {
-        checkArguments(task, key, "", "");
-        return table.get().queries().findPending(task, key);
+        Names.checkTaskAndKey(task, key);
+        return table.get().findPending(task, key);
     }
 
     /**
@@ -116,7 +112,7 @@ final class Scheduling {
         boolean hold = armed.isHolding()
                 && deadlineMillis
                         <= settings.clock().millis() + settings.lookahead().toMillis();
-        transactions.write(
+        transactions.joinedOrAutoCommitThenOnCommit(
                 () -> table.get().upsert(task, key, deadlineMillis, hold ? settings.instanceId() : null, text, context),
                 version -> {
                     if (hold) {
@@ -130,12 +126,12 @@ final class Scheduling {
         return timeout;
     }
 
-    static void checkArguments(String task, String key, Object other, String otherName) {
+    /** Checks the task and key, then that {@code value}, the argument called {@code name}, is not null. */
+    static void checkArguments(String task, String key, Object value, String name) {
         Objects.requireNonNull(task, "task must not be null");
         Objects.requireNonNull(key, "key must not be null");
-        Objects.requireNonNull(other, () -> otherName + " must not be null");
-        TimerSettings.name("task", task);
-        TimerSettings.name("key", key);
+        Objects.requireNonNull(value, () -> name + " must not be null");
+        Names.checkTaskAndKey(task, key);
     }
 
     void checkKnown(String task) {

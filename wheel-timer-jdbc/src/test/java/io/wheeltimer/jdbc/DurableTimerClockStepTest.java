@@ -34,7 +34,7 @@ class DurableTimerClockStepTest extends OnEachDatabase {
     @Test
     void noTimeoutStartsBeforeItsDeadlineByTheDatabasesClockNorMoreThanAPollAfterWhenTheWallClockSteps() {
         SteppingClock wall = new SteppingClock();
-        String now = fixture.dialect().nowMillis();
+        String now = fixture.timeoutTable().databaseMillisExpression();
         /** Per key: the deadline and the database's time when its run started, in epoch milliseconds. */
         Map<String, long[]> runs = new ConcurrentHashMap<>();
         AtomicInteger runCount = new AtomicInteger();

@@ -1,7 +1,9 @@
-package io.wheeltimer.jdbc;
+package io.wheeltimer.jdbc.internal.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.wheeltimer.jdbc.DurableFixture;
+import io.wheeltimer.jdbc.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +62,7 @@ class DialectTest {
                     List<Long> versions = new ArrayList<>();
                     for (int i = 0; i < upsertsEach; i++) {
                         versions.add(fixture.transactions.execute(status -> dialect.upsertTimeout(
-                                new TimeoutTable.Write("task", "one-key", 1_000L, null, 1L, null, null))));
+                                new TimeoutWrite("task", "one-key", 1_000L, null, 1L, null, null))));
                     }
                     return versions;
                 }));
