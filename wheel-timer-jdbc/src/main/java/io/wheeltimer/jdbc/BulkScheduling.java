@@ -27,20 +27,16 @@ final class BulkScheduling {
     private static final Comparator<ArmedTimeouts.Id> ORDER =
             Comparator.comparing(ArmedTimeouts.Id::task).thenComparing(ArmedTimeouts.Id::key);
 
+    private final TimerContext context;
     private final TimerSettings settings;
     private final Scheduling scheduling;
     private final ArmedTimeouts armed;
-    private final LazyTable table;
-    private final Transactions transactions;
-    private final DurableTimerListener listener;
 
     BulkScheduling(TimerContext context, Scheduling scheduling, ArmedTimeouts armed) {
+        this.context = context;
         this.settings = context.settings();
         this.scheduling = scheduling;
         this.armed = armed;
-        this.table = context.table();
-        this.transactions = context.transactions();
-        this.listener = context.listener();
     }
 
     int scheduleAll(Collection<DurableTimeout> timeouts) {
@@ -61,8 +57,8 @@ final class BulkScheduling {
         if (last.isEmpty()) {
             return 0;
         }
-        String context = scheduling.capture();
-        TimeoutTable t = table.get();
+        String captured = scheduling.capture();
+        TimeoutTable t = context.table();
         long holdBefore = settings.clock().millis() + settings.lookahead().toMillis();
         boolean holding = armed.isHolding();
         List<TimeoutWrite> writes = new ArrayList<>(last.size());
@@ -80,36 +76,37 @@ final class BulkScheduling {
                     hold ? settings.instanceId() : null,
                     t.nextVersion(0),
                     timeout.data(),
-                    context));
+                    captured));
         }
-        transactions.joinedOrOwnThenOnCommit(
-                () -> {
-                    t.upsertAll(writes);
-                    // The versions the held rows were written at, locked by this transaction, to arm them.
-                    Map<ArmedTimeouts.Id, Long> versions = new HashMap<>();
-                    heldKeys.forEach((task, keys) -> chunks(keys)
-                            .forEach(chunk -> t.lockPending(task, chunk)
-                                    .forEach(
-                                            (key, version) -> versions.put(new ArmedTimeouts.Id(task, key), version))));
-                    return versions;
-                },
-                versions -> {
-                    for (TimeoutWrite write : writes) {
-                        ArmedTimeouts.Id id = new ArmedTimeouts.Id(write.task(), write.key());
-                        Long version = versions.get(id);
-                        DurableTimeout timeout = last.get(id);
-                        if (version != null) {
-                            armed.arm(
-                                    new DurableTimeout(id.task(), id.key(), timeout.deadline()),
-                                    version,
-                                    0,
-                                    write.deadline());
-                        } else {
-                            armed.forget(id.task(), id.key(), write.version()); // held here before, not now
-                        }
-                        listener.scheduled(id.task());
-                    }
-                });
+        context.transactions()
+                .joinedOrOwnThenOnCommit(
+                        () -> {
+                            t.upsertAll(writes);
+                            // The versions the held rows were written at, locked by this transaction, to arm them.
+                            Map<ArmedTimeouts.Id, Long> versions = new HashMap<>();
+                            heldKeys.forEach((task, keys) -> chunks(keys)
+                                    .forEach(chunk -> t.lockPending(task, chunk)
+                                            .forEach((key, version) ->
+                                                    versions.put(new ArmedTimeouts.Id(task, key), version))));
+                            return versions;
+                        },
+                        versions -> {
+                            for (TimeoutWrite write : writes) {
+                                ArmedTimeouts.Id id = new ArmedTimeouts.Id(write.task(), write.key());
+                                Long version = versions.get(id);
+                                DurableTimeout timeout = last.get(id);
+                                if (version != null) {
+                                    armed.arm(
+                                            new DurableTimeout(id.task(), id.key(), timeout.deadline()),
+                                            version,
+                                            0,
+                                            write.deadline());
+                                } else {
+                                    armed.forget(id.task(), id.key(), write.version()); // held here before, not now
+                                }
+                                context.listener().scheduled(id.task());
+                            }
+                        });
         return writes.size();
     }
 
@@ -132,25 +129,26 @@ final class BulkScheduling {
         if (distinct.isEmpty()) {
             return 0;
         }
-        TimeoutTable t = table.get();
-        Map<String, Long> removed = transactions.joinedOrOwnThenOnCommit(
-                () -> {
-                    Map<String, Long> versions = new TreeMap<>();
-                    for (List<String> chunk : chunks(new ArrayList<>(distinct.keySet()))) {
-                        Map<String, Long> locked = t.lockPending(task, chunk);
-                        List<String> lockedKeys = new ArrayList<>(locked.keySet());
-                        t.deletePending(
-                                task,
-                                lockedKeys,
-                                lockedKeys.stream().map(locked::get).toList());
-                        versions.putAll(locked);
-                    }
-                    return versions;
-                },
-                versions -> versions.forEach((key, version) -> {
-                    armed.forget(task, key, version);
-                    listener.cancelled(task);
-                }));
+        TimeoutTable t = context.table();
+        Map<String, Long> removed = context.transactions()
+                .joinedOrOwnThenOnCommit(
+                        () -> {
+                            Map<String, Long> versions = new TreeMap<>();
+                            for (List<String> chunk : chunks(new ArrayList<>(distinct.keySet()))) {
+                                Map<String, Long> locked = t.lockPending(task, chunk);
+                                List<String> lockedKeys = new ArrayList<>(locked.keySet());
+                                t.deletePending(
+                                        task,
+                                        lockedKeys,
+                                        lockedKeys.stream().map(locked::get).toList());
+                                versions.putAll(locked);
+                            }
+                            return versions;
+                        },
+                        versions -> versions.forEach((key, version) -> {
+                            armed.forget(task, key, version);
+                            context.listener().cancelled(task);
+                        }));
         return removed.size();
     }
 

@@ -1,6 +1,5 @@
 package io.wheeltimer.jdbc;
 
-import io.wheeltimer.internal.RepeatLog;
 import io.wheeltimer.jdbc.internal.table.TimeoutTable;
 import java.time.Duration;
 import java.util.Map;
@@ -9,7 +8,6 @@ import java.util.TreeSet;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * What the polls leave off their critical path, so that only the lease renewal and the claim can make
@@ -32,11 +30,8 @@ final class Housekeeping {
     /** How long after a failed count of the rows of unhandled tasks it is tried again. */
     static final Duration RETRY = Duration.ofMinutes(10);
 
+    private final TimerContext context;
     private final TimerSettings settings;
-    private final LazyTable table;
-    private final Transactions transactions;
-    private final BooleanSupplier running;
-    private final RepeatLog databaseTrouble;
 
     /** Where the rows of unhandled tasks are counted, off the poll thread; null while stopped. */
     private volatile ScheduledThreadPoolExecutor countThread;
@@ -48,11 +43,8 @@ final class Housekeeping {
     private volatile long unhandledRows = -1;
 
     Housekeeping(TimerContext context) {
+        this.context = context;
         this.settings = context.settings();
-        this.table = context.table();
-        this.transactions = context.transactions();
-        this.running = context.running();
-        this.databaseTrouble = context.databaseTrouble();
     }
 
     /** At a start: the tidying after the next claim, and the first count at the second poll's time. */
@@ -91,7 +83,7 @@ final class Housekeeping {
         }
         try {
             String instanceId = settings.instanceId();
-            int released = transactions.joinedOrOwn(status -> t.releaseUnhandled(instanceId));
+            int released = context.transactions().joinedOrOwn(status -> t.releaseUnhandled(instanceId));
             if (released > 0) {
                 log.log(
                         System.Logger.Level.INFO,
@@ -100,14 +92,16 @@ final class Housekeeping {
                                 + " has no handler for; an instance that handles them takes them");
             }
             long leaseMillis = settings.lease().toMillis();
-            transactions.joinedOrOwnNoResult(() -> t.deleteExpiredLeases(nowMillis - leaseMillis));
+            context.transactions().joinedOrOwnNoResult(() -> t.deleteExpiredLeases(nowMillis - leaseMillis));
             tidied = true;
         } catch (RuntimeException e) {
-            databaseTrouble.report(
-                    () -> "Durable timer " + settings.instanceId() + " could not tidy table " + settings.tableName()
-                            + " after its first poll (let go of rows of tasks it has no handler for, delete the"
-                            + " leases of long-gone instances); its next poll tries again",
-                    e);
+            context.databaseTrouble()
+                    .report(
+                            () -> "Durable timer " + settings.instanceId() + " could not tidy table "
+                                    + settings.tableName()
+                                    + " after its first poll (let go of rows of tasks it has no handler for, delete the"
+                                    + " leases of long-gone instances); its next poll tries again",
+                            e);
         }
     }
 
@@ -116,12 +110,12 @@ final class Housekeeping {
      * which are never claimed here, nor deleted. Then plans the next count.
      */
     private void countUnhandled() {
-        if (!running.getAsBoolean()) {
+        if (!context.isRunning()) {
             return;
         }
         Duration next = UNHANDLED_INTERVAL;
         try {
-            TimeoutTable t = table.get();
+            TimeoutTable t = context.table();
             Map<String, Long> counted = t.countUnhandled();
             unhandledRows = counted.values().stream().mapToLong(Long::longValue).sum();
             counted.forEach((task, count) -> log.log(

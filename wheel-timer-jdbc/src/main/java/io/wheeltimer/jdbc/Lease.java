@@ -16,8 +16,8 @@ final class Lease {
 
     private static final System.Logger log = TimerLog.LOGGER;
 
+    private final TimerContext context;
     private final TimerSettings settings;
-    private final Transactions transactions;
     /** Null when the builder's clock judges. */
     private final DatabaseClock databaseClock;
 
@@ -28,8 +28,8 @@ final class Lease {
     private long lastRenewalMillis;
 
     Lease(TimerContext context) {
+        this.context = context;
         this.settings = context.settings();
-        this.transactions = context.transactions();
         this.databaseClock = context.databaseClock();
     }
 
@@ -39,7 +39,7 @@ final class Lease {
      */
     boolean renew(TimeoutTable t, long nowMillis) {
         long leaseMillis = settings.lease().toMillis();
-        transactions.joinedOrOwnNoResult(() -> write(t, nowMillis, leaseMillis));
+        context.transactions().joinedOrOwnNoResult(() -> write(t, nowMillis, leaseMillis));
         boolean lapsed = lastRenewalMillis != 0 && nowMillis - lastRenewalMillis >= leaseMillis;
         lastRenewalMillis = nowMillis;
         return lapsed;

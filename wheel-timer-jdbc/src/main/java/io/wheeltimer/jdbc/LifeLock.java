@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -61,9 +60,8 @@ final class LifeLock {
 
     private static final System.Logger log = TimerLog.LOGGER;
 
+    private final TimerContext context;
     private final DataSource dataSource;
-    private final LazyTable table;
-    private final BooleanSupplier running;
     private final String instanceId;
     private final String tableName;
     private final Duration lease;
@@ -84,10 +82,9 @@ final class LifeLock {
      * @param dataSource where the lock's connection comes from: the timer's
      */
     LifeLock(TimerContext context, DataSource dataSource) {
+        this.context = context;
         TimerSettings settings = context.settings();
         this.dataSource = dataSource;
-        this.table = context.table();
-        this.running = context.running();
         this.instanceId = settings.instanceId();
         this.tableName = settings.tableName();
         this.lease = settings.lease();
@@ -104,7 +101,7 @@ final class LifeLock {
      * @throws IllegalStateException if the database took the lock and does not show it held
      */
     synchronized void checkAtStart() {
-        LifeLockStatements statements = table.get().lifeLock();
+        LifeLockStatements statements = context.table().lifeLock();
         if (statements == null || leaseAlone || held) {
             return;
         }
@@ -126,8 +123,8 @@ final class LifeLock {
      * @throws IllegalStateException if the database took the lock and does not show it held
      */
     synchronized boolean check() {
-        LifeLockStatements statements = table.get().lifeLock();
-        if (statements == null || !running.getAsBoolean()) {
+        LifeLockStatements statements = context.table().lifeLock();
+        if (statements == null || !context.isRunning()) {
             return false;
         }
         if (connection != null && !leaseAlone) {
@@ -157,7 +154,7 @@ final class LifeLock {
         if (connection == null) {
             return;
         }
-        LifeLockStatements statements = table.get().lifeLock();
+        LifeLockStatements statements = context.table().lifeLock();
         if (held && statements != null) {
             try {
                 connection.run(statements.release());
@@ -318,7 +315,7 @@ final class LifeLock {
      */
     private void throughPooler(LifeLockStatements statements, String found) {
         leaseAlone = true;
-        table.get().keepNoLifeLock();
+        context.table().keepNoLifeLock();
         lost |= held; // the others may have ended this lease while its lock was gone
         if (held) {
             try {

@@ -29,54 +29,56 @@ final class Mending {
         return limit;
     }
 
+    private final TimerContext context;
     private final TimerSettings settings;
     private final Set<String> tasks;
     private final ArmedTimeouts armed;
-    private final LazyTable table;
-    private final Transactions transactions;
 
     Mending(TimerContext context, ArmedTimeouts armed) {
+        this.context = context;
         this.settings = context.settings();
         this.tasks = context.handlers().keySet();
         this.armed = armed;
-        this.table = context.table();
-        this.transactions = context.transactions();
     }
 
     List<DurableTimeout> pending(String task, int limit) {
         check(task, limit);
-        return table.get().pendingPage(task, limit);
+        return context.table().pendingPage(task, limit);
     }
 
     List<FailedTimeout> failed(String task, int limit) {
         check(task, limit);
-        return table.get().failedPage(task, limit);
+        return context.table().failedPage(task, limit);
     }
 
     Optional<FailedTimeout> findFailed(String task, String key) {
         Names.checkTaskAndKey(task, key);
-        return table.get().findFailed(task, key);
+        return context.table().findFailed(task, key);
     }
 
     boolean retry(String task, String key) {
         Names.checkTaskAndKey(task, key);
-        TimeoutTable t = table.get();
+        TimeoutTable t = context.table();
         long now = settings.clock().millis();
         boolean hold = armed.isHolding() && tasks.contains(task);
-        Optional<RetriedRow> written = transactions.joinedOrOwnThenOnCommit(
-                () -> t.retryFailed(task, key, now, hold ? settings.instanceId() : null, t.nextVersion(0)),
-                retried -> retried.ifPresent(r -> {
-                    if (hold) {
-                        armed.arm(
-                                new DurableTimeout(task, key, Instant.ofEpochMilli(r.deadline())), r.version(), 0, now);
-                    }
-                }));
+        Optional<RetriedRow> written = context.transactions()
+                .joinedOrOwnThenOnCommit(
+                        () -> t.retryFailed(task, key, now, hold ? settings.instanceId() : null, t.nextVersion(0)),
+                        retried -> retried.ifPresent(r -> {
+                            if (hold) {
+                                armed.arm(
+                                        new DurableTimeout(task, key, Instant.ofEpochMilli(r.deadline())),
+                                        r.version(),
+                                        0,
+                                        now);
+                            }
+                        }));
         return written.isPresent();
     }
 
     boolean discard(String task, String key) {
         Names.checkTaskAndKey(task, key);
-        return transactions.joinedOrAutoCommit(() -> table.get().discardFailed(task, key));
+        return context.transactions().joinedOrAutoCommit(() -> context.table().discardFailed(task, key));
     }
 
     private static void check(String task, int limit) {

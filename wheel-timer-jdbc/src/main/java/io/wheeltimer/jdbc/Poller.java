@@ -1,6 +1,5 @@
 package io.wheeltimer.jdbc;
 
-import io.wheeltimer.internal.RepeatLog;
 import io.wheeltimer.jdbc.internal.table.HeldVersion;
 import io.wheeltimer.jdbc.internal.table.PendingRow;
 import io.wheeltimer.jdbc.internal.table.TimeoutTable;
@@ -16,7 +15,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
 
 /**
  * The poll thread: every poll interval it renews this instance's lease (one row per instance,
@@ -69,13 +67,10 @@ final class Poller {
     /** While catching up, how often the poll thread looks whether half a batch of room is free. */
     static final long CATCH_UP_CHECK_MILLIS = 10;
 
+    private final TimerContext context;
     private final TimerSettings settings;
     private final ArmedTimeouts armed;
     private final Firing firing;
-    private final LazyTable table;
-    private final Transactions transactions;
-    private final BooleanSupplier running;
-    private final RepeatLog databaseTrouble;
 
     private final LifeLock lifeLock;
 
@@ -109,16 +104,13 @@ final class Poller {
             Lease lease,
             LifeLock lifeLock,
             Housekeeping housekeeping) {
+        this.context = context;
         TimerSettings settings = context.settings();
         this.settings = settings;
         this.lifeLock = lifeLock;
         this.lease = lease;
         this.armed = armed;
         this.firing = firing;
-        this.table = context.table();
-        this.transactions = context.transactions();
-        this.running = context.running();
-        this.databaseTrouble = context.databaseTrouble();
         this.clock = settings.clock();
         this.intervalNanos = settings.pollInterval().toNanos();
         this.housekeeping = housekeeping;
@@ -213,7 +205,7 @@ final class Poller {
 
     private void planNext(Runnable next, long delayNanos) {
         ScheduledThreadPoolExecutor pollThread = thread;
-        if (pollThread == null || !running.getAsBoolean()) {
+        if (pollThread == null || !context.isRunning()) {
             return;
         }
         try {
@@ -228,11 +220,11 @@ final class Poller {
      * Whether its claim was cut short by its limit, so that more may be due within the lookahead.
      */
     private boolean poll() {
-        if (!running.getAsBoolean()) {
+        if (!context.isRunning()) {
             return false;
         }
         try {
-            TimeoutTable t = table.get();
+            TimeoutTable t = context.table();
             String instanceId = settings.instanceId();
             boolean lockLost = lifeLock.check();
             boolean first = !firstClaimDone;
@@ -241,7 +233,7 @@ final class Poller {
             // other instances take what this one held: what memory holds is no longer known to be true,
             // so it is rebuilt from the table.
             boolean lapsed = lease.renew(t, now) | lockLost;
-            if (!running.getAsBoolean()) {
+            if (!context.isRunning()) {
                 return false;
             }
             if (lapsed) {
@@ -255,7 +247,7 @@ final class Poller {
                 List<HeldVersion> rows = refused.stream()
                         .map(e -> new HeldVersion(e.id.task(), e.id.key(), e.version))
                         .toList();
-                transactions.joinedOrOwnNoResult(() -> t.release(rows, instanceId));
+                context.transactions().joinedOrOwnNoResult(() -> t.release(rows, instanceId));
                 limit = 0; // this round is for the instances with room
                 cutByBackpressure = false;
             }
@@ -265,8 +257,8 @@ final class Poller {
             long healBefore =
                     first || lapsed ? dueBefore : now - settings.pollInterval().toMillis();
             int claimLimit = limit;
-            List<PendingRow> claimed =
-                    transactions.joinedOrOwn(status -> t.claim(instanceId, dueBefore, now, healBefore, claimLimit));
+            List<PendingRow> claimed = context.transactions()
+                    .joinedOrOwn(status -> t.claim(instanceId, dueBefore, now, healBefore, claimLimit));
             firstClaimDone = true;
             for (PendingRow row : claimed) {
                 if (!firing.isBusy(row.task(), row.key())) {
@@ -287,11 +279,13 @@ final class Poller {
             // Anything else (a driver's assertion included) fails this poll only: an exception that
             // left this task would end the polling for good.
             int failed = ++failedPollsInARow;
-            databaseTrouble.report(
-                    () -> "Durable timer " + settings.instanceId() + " could not poll table " + settings.tableName()
-                            + " (" + failed + " polls in a row failed); it tries again every "
-                            + Durations.format(settings.pollInterval()) + " and keeps what it holds armed",
-                    e);
+            context.databaseTrouble()
+                    .report(
+                            () -> "Durable timer " + settings.instanceId() + " could not poll table "
+                                    + settings.tableName()
+                                    + " (" + failed + " polls in a row failed); it tries again every "
+                                    + Durations.format(settings.pollInterval()) + " and keeps what it holds armed",
+                            e);
             return false;
         }
     }

@@ -1,12 +1,9 @@
 package io.wheeltimer.jdbc;
 
-import io.wheeltimer.internal.RepeatLog;
 import io.wheeltimer.jdbc.ArmedTimeouts.Entry;
 import io.wheeltimer.jdbc.internal.table.StorableText;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.BooleanSupplier;
 
 /**
  * What follows a run that failed: every run whose transaction does not commit (a handler that
@@ -23,27 +20,14 @@ final class Retries {
 
     private static final System.Logger log = TimerLog.LOGGER;
 
+    private final TimerContext context;
     private final TimerSettings settings;
     private final ArmedTimeouts armed;
-    private final LazyTable table;
-    private final Transactions transactions;
-    private final DurableTimerListener listener;
-    private final BooleanSupplier running;
-    private final RepeatLog databaseTrouble;
-    private final Clock clock;
-    private final String retryDelay;
 
     Retries(TimerContext context, ArmedTimeouts armed) {
-        TimerSettings settings = context.settings();
-        this.settings = settings;
+        this.context = context;
+        this.settings = context.settings();
         this.armed = armed;
-        this.table = context.table();
-        this.transactions = context.transactions();
-        this.listener = context.listener();
-        this.running = context.running();
-        this.databaseTrouble = context.databaseTrouble();
-        this.clock = settings.clock();
-        this.retryDelay = Durations.format(settings.retryDelay());
     }
 
     /**
@@ -59,10 +43,11 @@ final class Retries {
         String holder = settings.instanceId();
         boolean updated;
         try {
-            long now = clock.millis();
+            long now = settings.clock().millis();
             if (attempts >= settings.maxAttempts()) {
-                updated = transactions.joinedOrAutoCommit(
-                        () -> table.get().giveUp(task, key, entry.version, holder, attempts, message, now));
+                updated = context.transactions()
+                        .joinedOrAutoCommit(
+                                () -> context.table().giveUp(task, key, entry.version, holder, attempts, message, now));
                 if (updated) {
                     armed.forget(entry);
                     log.log(
@@ -71,17 +56,27 @@ final class Retries {
                                     + attempts + " runs that failed; kept in table " + settings.tableName()
                                     + " with its last error: " + message,
                             error);
-                    listener.failed(task, error);
+                    context.listener().failed(task, error);
                 }
             } else {
-                long newVersion = table.get().nextVersion(entry.version);
+                long newVersion = context.table().nextVersion(entry.version);
                 Duration wait =
                         settings.retryWait(attempts, ThreadLocalRandom.current().nextDouble());
                 long dueAt = now + wait.toMillis();
                 // Held here only while it is due within the lookahead, as a claim would take it.
                 String newHolder = dueAt <= now + settings.lookahead().toMillis() ? holder : null;
-                updated = transactions.joinedOrAutoCommit(() -> table.get()
-                        .retry(task, key, entry.version, holder, attempts, message, newVersion, dueAt, newHolder));
+                updated = context.transactions()
+                        .joinedOrAutoCommit(() -> context.table()
+                                .retry(
+                                        task,
+                                        key,
+                                        entry.version,
+                                        holder,
+                                        attempts,
+                                        message,
+                                        newVersion,
+                                        dueAt,
+                                        newHolder));
                 if (updated) {
                     log.log(
                             System.Logger.Level.WARNING,
@@ -94,16 +89,18 @@ final class Retries {
                     } else {
                         armed.forget(entry);
                     }
-                    listener.retried(task, error);
+                    context.listener().retried(task, error);
                 }
             }
         } catch (RuntimeException e) {
             // Counted here, recorded with the next failure; the run is tried again.
-            databaseTrouble.report(
-                    () -> "Durable timer " + holder + " could not record the failed run " + attempts
-                            + " of the timeout of task \"" + task + "\" for key \"" + key + "\"; it runs again in "
-                            + retryDelay,
-                    e);
+            context.databaseTrouble()
+                    .report(
+                            () -> "Durable timer " + holder + " could not record the failed run " + attempts
+                                    + " of the timeout of task \"" + task + "\" for key \"" + key
+                                    + "\"; it runs again in "
+                                    + Durations.format(settings.retryDelay()),
+                            e);
             armAgainLater(entry, Math.min(attempts, settings.maxAttempts() - 1));
             return true;
         }
@@ -125,9 +122,11 @@ final class Retries {
 
     /** Arms {@code entry} again, the same version, after the retry delay: its run did not happen or was not recorded. */
     void armAgainLater(Entry entry, int attempts) {
-        if (running.getAsBoolean()) {
+        if (context.isRunning()) {
             armed.armAgain(
-                    entry, attempts, clock.millis() + settings.retryDelay().toMillis());
+                    entry,
+                    attempts,
+                    settings.clock().millis() + settings.retryDelay().toMillis());
         }
     }
 }

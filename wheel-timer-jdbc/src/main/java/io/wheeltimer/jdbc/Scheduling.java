@@ -4,7 +4,6 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -17,24 +16,18 @@ import java.util.Optional;
  */
 final class Scheduling {
 
+    private final TimerContext context;
     private final TimerSettings settings;
-    private final Map<String, DurableTimeoutHandler> handlers;
     private final ArmedTimeouts armed;
-    private final LazyTable table;
-    private final Transactions transactions;
-    private final DurableTimerListener listener;
     private final TimeoutData data;
 
     /**
      * @param data turns what is scheduled with a timeout into the text stored with it
      */
     Scheduling(TimerContext context, ArmedTimeouts armed, TimeoutData data) {
+        this.context = context;
         this.settings = context.settings();
-        this.handlers = context.handlers();
         this.armed = armed;
-        this.table = context.table();
-        this.transactions = context.transactions();
-        this.listener = context.listener();
         this.data = data;
     }
 
@@ -85,19 +78,19 @@ final class Scheduling {
 
     boolean cancel(String task, String key) {
         Names.checkTaskAndKey(task, key);
-        return transactions
+        return context.transactions()
                 .joinedOrAutoCommitThenOnCommit(
-                        () -> table.get().deletePending(task, key),
+                        () -> context.table().deletePending(task, key),
                         version -> version.ifPresent(v -> {
                             armed.forget(task, key, v);
-                            listener.cancelled(task);
+                            context.listener().cancelled(task);
                         }))
                 .isPresent();
     }
 
     Optional<DurableTimeout> find(String task, String key) {
         Names.checkTaskAndKey(task, key);
-        return table.get().findPending(task, key);
+        return context.table().findPending(task, key);
     }
 
     /**
@@ -107,22 +100,24 @@ final class Scheduling {
      */
     private DurableTimeout upsert(String task, String key, Instant deadline, String text) {
         DurableTimeout timeout = new DurableTimeout(task, key, deadline, text, 1);
-        String context = data.capture();
+        String captured = data.capture();
         long deadlineMillis = deadline.toEpochMilli();
         boolean hold = armed.isHolding()
                 && deadlineMillis
                         <= settings.clock().millis() + settings.lookahead().toMillis();
-        transactions.joinedOrAutoCommitThenOnCommit(
-                () -> table.get().upsert(task, key, deadlineMillis, hold ? settings.instanceId() : null, text, context),
-                version -> {
-                    if (hold) {
-                        // Memory keeps no data: the run reads it with the row it deletes.
-                        armed.arm(new DurableTimeout(task, key, deadline), version, 0, deadlineMillis);
-                    } else {
-                        armed.forget(task, key, version); // an earlier version held here is not any more
-                    }
-                    listener.scheduled(task);
-                });
+        context.transactions()
+                .joinedOrAutoCommitThenOnCommit(
+                        () -> context.table()
+                                .upsert(task, key, deadlineMillis, hold ? settings.instanceId() : null, text, captured),
+                        version -> {
+                            if (hold) {
+                                // Memory keeps no data: the run reads it with the row it deletes.
+                                armed.arm(new DurableTimeout(task, key, deadline), version, 0, deadlineMillis);
+                            } else {
+                                armed.forget(task, key, version); // an earlier version held here is not any more
+                            }
+                            context.listener().scheduled(task);
+                        });
         return timeout;
     }
 
@@ -135,9 +130,9 @@ final class Scheduling {
     }
 
     void checkKnown(String task) {
-        if (!handlers.containsKey(task)) {
+        if (!context.handlers().containsKey(task)) {
             throw new IllegalArgumentException("task \"" + task + "\" has no handler here; the known tasks are "
-                    + handlers.keySet().stream().sorted().toList());
+                    + context.handlers().keySet().stream().sorted().toList());
         }
     }
 }

@@ -82,7 +82,7 @@ final class TimerParts {
 
     /** The table's statements, in the dialect of the database, found at the first use. */
     TimeoutTable table() {
-        return context.table().get();
+        return context.table();
     }
 
     /**
