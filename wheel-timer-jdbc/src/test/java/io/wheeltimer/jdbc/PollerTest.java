@@ -98,7 +98,7 @@ class PollerTest {
         }
 
         TimeoutTable table() {
-            return context.table().get();
+            return context.table();
         }
 
         /** A row of {@code key} due now, held by nobody. */

@@ -10,9 +10,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,18 +31,8 @@ class RetriesTest {
 
     private final DurableFixture fixture = new DurableFixture(TestDatabase.H2);
     private final FakeWheel wheel = new FakeWheel();
-    private final List<String> heard = new ArrayList<>();
-    private final DurableTimerListener listener = new DurableTimerListener() {
-        @Override
-        public void retried(String task, Throwable error) {
-            heard.add("retried " + task + ": " + error.getMessage());
-        }
-
-        @Override
-        public void failed(String task, Throwable error) {
-            heard.add("failed " + task + ": " + error.getMessage());
-        }
-    };
+    private final HeardListener listener = new HeardListener();
+    private final Queue<String> heard = listener.heard;
 
     @AfterEach
     void close() {
@@ -59,7 +48,7 @@ class RetriesTest {
                 wheel, CLOCK, entry -> {}, new RepeatLog(TimerLog.LOGGER, "refusals", 1, System::nanoTime), settings);
         armed.waitForLease();
         armed.hold();
-        return new Parts(context.table().get(), armed, new Retries(context, armed));
+        return new Parts(context.table(), armed, new Retries(context, armed));
     }
 
     private record Parts(TimeoutTable table, ArmedTimeouts armed, Retries retries) {
