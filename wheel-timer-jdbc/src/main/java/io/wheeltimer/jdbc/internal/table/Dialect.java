@@ -15,7 +15,7 @@ import org.springframework.jdbc.core.SqlParameterValue;
  * everywhere (the timeout upsert that returns its version, and its batch, the lease upsert, the
  * delete that returns the version it removed, the delete of a firing row that returns its data, and
  * the claim). One subclass per database; {@link TimeoutTable} runs
- * everything else. Adding a database is one subclass here, one case in {@link #of} and its schema
+ * everything else. Adding a database is one subclass here, one case in {@link Dialects#of} and its schema
  * and upgrade scripts beside the others.
  *
  * <p>Two templates: {@link #calls} for what an application calls ({@code schedule}, {@code cancel}:
@@ -24,9 +24,6 @@ import org.springframework.jdbc.core.SqlParameterValue;
  * the transaction of the calling thread.
  */
 abstract class Dialect {
-
-    /** The databases {@link #of} knows, for error messages. */
-    static final String SUPPORTED = "H2, PostgreSQL, MariaDB and MySQL";
 
     final JdbcTemplate calls;
     final JdbcTemplate bounded;
@@ -41,34 +38,6 @@ abstract class Dialect {
         this.bounded = bounded;
         this.table = table;
         this.instances = Rows.instancesTable(table);
-    }
-
-    /**
-     * The dialect of the database whose JDBC driver reports {@code productName}, if it is supported.
-     * MariaDB Connector/J names MariaDB "MariaDB"; MySQL Connector/J names it "MySQL", and that takes
-     * the MySQL dialect, which runs on MariaDB as well.
-     */
-    static Optional<Dialect> of(String productName, JdbcTemplate calls, JdbcTemplate bounded, String table) {
-        return switch (productName) {
-            case "H2" -> Optional.of(new H2Dialect(calls, bounded, table));
-            case "PostgreSQL" -> Optional.of(new PostgresDialect(calls, bounded, table));
-            case "MariaDB" -> Optional.of(new MariaDbDialect(calls, bounded, table));
-            case "MySQL" -> Optional.of(new MySqlDialect(calls, bounded, table));
-            default -> Optional.empty();
-        };
-    }
-
-    /**
-     * The dialect of the database {@code calls} reaches, asked of the driver once.
-     *
-     * @throws IllegalStateException if the database is not one of those supported
-     */
-    static Dialect detect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
-        String product = calls.execute((org.springframework.jdbc.core.ConnectionCallback<String>)
-                c -> c.getMetaData().getDatabaseProductName());
-        return of(String.valueOf(product), calls, bounded, table)
-                .orElseThrow(() -> new IllegalStateException(
-                        "Durable timeouts support " + SUPPORTED + "; the DataSource is " + product));
     }
 
     /** The name of its scripts: {@code schema-NAME.sql} and {@code upgrade-NAME.sql}. */
@@ -169,9 +138,16 @@ abstract class Dialect {
         return millis == null ? 0 : millis;
     }
 
-    /** What a query of the data columns finds: the data and trace context of its one row, if any. */
-    static Optional<StoredData> stored(List<StoredData> found) {
-        return found.stream().findFirst();
+    /**
+     * Runs {@code sql}, whose condition is {@link #heldAndDue}, with its arguments, and reads the data
+     * and trace context of the one row it returns, if any.
+     */
+    final Optional<StoredData> heldAndDueData(
+            String sql, String task, String key, long version, String holder, Long judgedNowMillis) {
+        return bounded
+                .query(sql, Rows.STORED_DATA, heldAndDueArguments(task, key, version, holder, judgedNowMillis))
+                .stream()
+                .findFirst();
     }
 
     /** Deletes the pending row of (task, key); its version, or empty when none was pending. */

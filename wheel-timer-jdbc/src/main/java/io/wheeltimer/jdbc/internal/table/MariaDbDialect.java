@@ -33,7 +33,6 @@ final class MariaDbDialect extends MySqlDialect {
     /** One statement, where MySQL needs a locking read first. */
     @Override
     Optional<StoredData> deleteForFiring(String task, String key, long version, String holder, Long judgedNowMillis) {
-        return stored(bounded.query(
-                deleteForFiring, Rows.STORED_DATA, heldAndDueArguments(task, key, version, holder, judgedNowMillis)));
+        return heldAndDueData(deleteForFiring, task, key, version, holder, judgedNowMillis);
     }
 }

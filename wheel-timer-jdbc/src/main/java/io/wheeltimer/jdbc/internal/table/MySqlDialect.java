@@ -235,8 +235,7 @@ class MySqlDialect extends Dialect {
     /** A locking read of what is stored, then the delete: MySQL has no {@code DELETE ... RETURNING}. */
     @Override
     Optional<StoredData> deleteForFiring(String task, String key, long version, String holder, Long judgedNowMillis) {
-        Optional<StoredData> stored = stored(bounded.query(
-                lockFiring, Rows.STORED_DATA, heldAndDueArguments(task, key, version, holder, judgedNowMillis)));
+        Optional<StoredData> stored = heldAndDueData(lockFiring, task, key, version, holder, judgedNowMillis);
         if (stored.isPresent() && bounded.update(deleteFiring, task, key, version, holder) != 1) {
             return Optional.empty();
         }

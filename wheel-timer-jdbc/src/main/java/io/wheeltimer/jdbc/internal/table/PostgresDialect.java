@@ -173,8 +173,7 @@ final class PostgresDialect extends Dialect {
 
     @Override
     Optional<StoredData> deleteForFiring(String task, String key, long version, String holder, Long judgedNowMillis) {
-        return stored(bounded.query(
-                deleteForFiring, Rows.STORED_DATA, heldAndDueArguments(task, key, version, holder, judgedNowMillis)));
+        return heldAndDueData(deleteForFiring, task, key, version, holder, judgedNowMillis);
     }
 
     @Override

@@ -75,7 +75,7 @@ public final class TimeoutTable {
      */
     public static TimeoutTable open(
             JdbcTemplate calls, JdbcTemplate bounded, String table, Set<String> tasks, Clock clock) {
-        return new TimeoutTable(Dialect.detect(calls, bounded, table), tasks, clock);
+        return new TimeoutTable(Dialects.detect(calls, bounded, table), tasks, clock);
     }
 
     /**

@@ -37,7 +37,7 @@ class DialectTest {
                 jdbc.execute((ConnectionCallback<String>) c -> c.getMetaData().getDatabaseProductName());
 
         assertThat(product).isEqualTo(PRODUCT_NAMES.get(database));
-        assertThat(Dialect.of(product, jdbc, jdbc, "t"))
+        assertThat(Dialects.of(product, jdbc, jdbc, "t"))
                 .hasValueSatisfying(dialect -> assertThat(dialect.scripts()).isEqualTo(database.scripts()));
     }
 
@@ -180,17 +180,17 @@ class DialectTest {
 
     /** The dialect of {@code database}, on the fixture's table. */
     private static Dialect dialectOf(TestDatabase database, DurableFixture fixture) {
-        return Dialect.of(PRODUCT_NAMES.get(database), fixture.jdbc, fixture.jdbc, fixture.table)
+        return Dialects.of(PRODUCT_NAMES.get(database), fixture.jdbc, fixture.jdbc, fixture.table)
                 .orElseThrow();
     }
 
     @Test
     void anotherProductHasNoDialect() {
         JdbcTemplate jdbc = new JdbcTemplate();
-        assertThat(Dialect.of("Oracle", jdbc, jdbc, "t")).isEmpty();
-        assertThat(Dialect.of("mariadb", jdbc, jdbc, "t"))
+        assertThat(Dialects.of("Oracle", jdbc, jdbc, "t")).isEmpty();
+        assertThat(Dialects.of("mariadb", jdbc, jdbc, "t"))
                 .as("the name as the driver spells it")
                 .isEmpty();
-        assertThat(Dialect.SUPPORTED).isEqualTo("H2, PostgreSQL, MariaDB and MySQL");
+        assertThat(Dialects.SUPPORTED).isEqualTo("H2, PostgreSQL, MariaDB and MySQL");
     }
 }
