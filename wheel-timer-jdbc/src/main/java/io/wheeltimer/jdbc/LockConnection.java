@@ -15,22 +15,12 @@ import org.springframework.dao.DataAccessResourceFailureException;
  * takes one, given the instance id as its one parameter. Dropped by aborting it, so that a pool never
  * hands out a session that may still hold the lock. Not thread safe: its {@code LifeLock} guards it.
  */
-final class LockConnection {
+record LockConnection(Connection connection, String instanceId, int timeoutSeconds) {
 
     /** What a statement of the lock answered: yes or no, and the id of the session that ran it. */
     record Answer(boolean yes, long session) {}
 
     private static final Executor IN_PLACE = Runnable::run;
-
-    private final Connection connection;
-    private final String instanceId;
-    private final int timeoutSeconds;
-
-    private LockConnection(Connection connection, String instanceId, int timeoutSeconds) {
-        this.connection = connection;
-        this.instanceId = instanceId;
-        this.timeoutSeconds = timeoutSeconds;
-    }
 
     /**
      * A connection of {@code dataSource} in auto-commit mode, for the lock of {@code instanceId}.
