@@ -102,7 +102,7 @@ final class ArmedTimeouts {
         this.onDue = onDue;
         this.refusals = refusals;
         this.instanceId = settings.instanceId();
-        this.pollInterval = TimerSettings.format(settings.pollInterval());
+        this.pollInterval = Durations.format(settings.pollInterval());
     }
 
     /** At start: nothing is armed until the first lease is written. */

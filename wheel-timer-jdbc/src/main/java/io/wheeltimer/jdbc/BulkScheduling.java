@@ -1,5 +1,7 @@
 package io.wheeltimer.jdbc;
 
+import io.wheeltimer.jdbc.internal.table.TimeoutTable;
+import io.wheeltimer.jdbc.internal.table.TimeoutWrite;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -8,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 
 /**
  * {@code scheduleAll} and {@code cancelAll}: many timeouts in one transaction (the caller's, or one of
@@ -26,26 +27,16 @@ final class BulkScheduling {
     private static final Comparator<ArmedTimeouts.Id> ORDER =
             Comparator.comparing(ArmedTimeouts.Id::task).thenComparing(ArmedTimeouts.Id::key);
 
+    private final TimerContext context;
     private final TimerSettings settings;
     private final Scheduling scheduling;
     private final ArmedTimeouts armed;
-    private final Supplier<TimeoutTable> table;
-    private final Transactions transactions;
-    private final DurableTimerListener listener;
 
-    BulkScheduling(
-            TimerSettings settings,
-            Scheduling scheduling,
-            ArmedTimeouts armed,
-            Supplier<TimeoutTable> table,
-            Transactions transactions,
-            DurableTimerListener listener) {
-        this.settings = settings;
+    BulkScheduling(TimerContext context, Scheduling scheduling, ArmedTimeouts armed) {
+        this.context = context;
+        this.settings = context.settings();
         this.scheduling = scheduling;
         this.armed = armed;
-        this.table = table;
-        this.transactions = transactions;
-        this.listener = listener;
     }
 
     int scheduleAll(Collection<DurableTimeout> timeouts) {
@@ -66,11 +57,11 @@ final class BulkScheduling {
         if (last.isEmpty()) {
             return 0;
         }
-        String context = scheduling.capture();
-        TimeoutTable t = table.get();
+        String captured = scheduling.capture();
+        TimeoutTable t = context.table();
         long holdBefore = settings.clock().millis() + settings.lookahead().toMillis();
         boolean holding = armed.isHolding();
-        List<TimeoutTable.Write> writes = new ArrayList<>(last.size());
+        List<TimeoutWrite> writes = new ArrayList<>(last.size());
         Map<String, List<String>> heldKeys = new TreeMap<>();
         for (DurableTimeout timeout : last.values()) {
             long deadline = timeout.deadline().toEpochMilli();
@@ -78,58 +69,58 @@ final class BulkScheduling {
             if (hold) {
                 heldKeys.computeIfAbsent(timeout.task(), k -> new ArrayList<>()).add(timeout.key());
             }
-            writes.add(new TimeoutTable.Write(
+            writes.add(new TimeoutWrite(
                     timeout.task(),
                     timeout.key(),
                     deadline,
                     hold ? settings.instanceId() : null,
                     t.nextVersion(0),
                     timeout.data(),
-                    context));
+                    captured));
         }
-        transactions.writeTogether(
-                () -> {
-                    t.dialect().upsertTimeouts(writes);
-                    // The versions the held rows were written at, locked by this transaction, to arm them.
-                    Map<ArmedTimeouts.Id, Long> versions = new HashMap<>();
-                    heldKeys.forEach((task, keys) -> chunks(keys)
-                            .forEach(chunk -> t.dialect()
-                                    .lockPending(task, chunk)
-                                    .forEach(
-                                            (key, version) -> versions.put(new ArmedTimeouts.Id(task, key), version))));
-                    return versions;
-                },
-                versions -> {
-                    for (TimeoutTable.Write write : writes) {
-                        ArmedTimeouts.Id id = new ArmedTimeouts.Id(write.task(), write.key());
-                        Long version = versions.get(id);
-                        DurableTimeout timeout = last.get(id);
-                        if (version != null) {
-                            armed.arm(
-                                    new DurableTimeout(id.task(), id.key(), timeout.deadline()),
-                                    version,
-                                    0,
-                                    write.deadline());
-                        } else {
-                            armed.forget(id.task(), id.key(), write.version()); // held here before, not now
-                        }
-                        listener.scheduled(id.task());
-                    }
-                });
+        context.transactions()
+                .joinedOrOwnThenOnCommit(
+                        () -> {
+                            t.upsertAll(writes);
+                            // The versions the held rows were written at, locked by this transaction, to arm them.
+                            Map<ArmedTimeouts.Id, Long> versions = new HashMap<>();
+                            heldKeys.forEach((task, keys) -> chunks(keys)
+                                    .forEach(chunk -> t.lockPending(task, chunk)
+                                            .forEach((key, version) ->
+                                                    versions.put(new ArmedTimeouts.Id(task, key), version))));
+                            return versions;
+                        },
+                        versions -> {
+                            for (TimeoutWrite write : writes) {
+                                ArmedTimeouts.Id id = new ArmedTimeouts.Id(write.task(), write.key());
+                                Long version = versions.get(id);
+                                DurableTimeout timeout = last.get(id);
+                                if (version != null) {
+                                    armed.arm(
+                                            new DurableTimeout(id.task(), id.key(), timeout.deadline()),
+                                            version,
+                                            0,
+                                            write.deadline());
+                                } else {
+                                    armed.forget(id.task(), id.key(), write.version()); // held here before, not now
+                                }
+                                context.listener().scheduled(id.task());
+                            }
+                        });
         return writes.size();
     }
 
     int cancelAll(String task, Collection<String> keys) {
         Objects.requireNonNull(task, "task must not be null");
         Objects.requireNonNull(keys, "keys must not be null");
-        TimerSettings.name("task", task);
+        Names.name("task", task);
         TreeMap<String, Boolean> distinct = new TreeMap<>();
         int index = 0;
         for (String key : keys) {
             int i = index++;
             Objects.requireNonNull(key, () -> "keys[" + i + "] must not be null");
             try {
-                TimerSettings.name("keys[" + i + "]", key);
+                Names.name("keys[" + i + "]", key);
             } catch (IllegalArgumentException e) {
                 throw with(e, e.getMessage());
             }
@@ -138,26 +129,26 @@ final class BulkScheduling {
         if (distinct.isEmpty()) {
             return 0;
         }
-        TimeoutTable t = table.get();
-        Map<String, Long> removed = transactions.writeTogether(
-                () -> {
-                    Map<String, Long> versions = new TreeMap<>();
-                    for (List<String> chunk : chunks(new ArrayList<>(distinct.keySet()))) {
-                        Map<String, Long> locked = t.dialect().lockPending(task, chunk);
-                        List<String> lockedKeys = new ArrayList<>(locked.keySet());
-                        t.queries()
-                                .deletePending(
+        TimeoutTable t = context.table();
+        Map<String, Long> removed = context.transactions()
+                .joinedOrOwnThenOnCommit(
+                        () -> {
+                            Map<String, Long> versions = new TreeMap<>();
+                            for (List<String> chunk : chunks(new ArrayList<>(distinct.keySet()))) {
+                                Map<String, Long> locked = t.lockPending(task, chunk);
+                                List<String> lockedKeys = new ArrayList<>(locked.keySet());
+                                t.deletePending(
                                         task,
                                         lockedKeys,
                                         lockedKeys.stream().map(locked::get).toList());
-                        versions.putAll(locked);
-                    }
-                    return versions;
-                },
-                versions -> versions.forEach((key, version) -> {
-                    armed.forget(task, key, version);
-                    listener.cancelled(task);
-                }));
+                                versions.putAll(locked);
+                            }
+                            return versions;
+                        },
+                        versions -> versions.forEach((key, version) -> {
+                            armed.forget(task, key, version);
+                            context.listener().cancelled(task);
+                        }));
         return removed.size();
     }
 

@@ -2,7 +2,8 @@ package io.wheeltimer.jdbc;
 
 import io.wheeltimer.internal.RepeatLog;
 import io.wheeltimer.jdbc.ArmedTimeouts.Entry;
-import java.time.Clock;
+import io.wheeltimer.jdbc.internal.table.PendingRow;
+import io.wheeltimer.jdbc.internal.table.StoredData;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -12,8 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
  * Runs the timeouts that come due: from the wheel's thread to the executor (never SQL on the
@@ -29,24 +28,17 @@ import java.util.function.Supplier;
  */
 final class Firing {
 
-    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+    private static final System.Logger log = TimerLog.LOGGER;
 
+    private final TimerContext context;
     private final TimerSettings settings;
     private final ArmedTimeouts armed;
-    private final Supplier<TimeoutTable> table;
-    private final Transactions transactions;
-    private final Map<String, DurableTimeoutHandler> handlers;
-    private final DurableTimerListener listener;
-    private final BooleanSupplier running;
-    private final RepeatLog databaseTrouble;
     /** A burst refused by a full executor is one WARN line per interval, not one per timeout. */
     private final RepeatLog executorRefusals =
             new RepeatLog(log, "timeouts the executor refused", TimeUnit.SECONDS.toNanos(10), System::nanoTime);
 
-    private final Clock clock;
-    private final String retryDelay;
     private final Retries retries;
-    private final DurableTimeoutContext context;
+    private final DurableTimeoutContext timeoutContext;
 
     private final Object inFlightLock = new Object();
     /** Runs handed to the executor and not finished; guarded by {@link #inFlightLock}. */
@@ -58,27 +50,12 @@ final class Firing {
     /** Runs handed to the executor that have not started: waiting for a thread. */
     private final AtomicInteger waitingForAThread = new AtomicInteger();
 
-    Firing(
-            TimerSettings settings,
-            ArmedTimeouts armed,
-            Supplier<TimeoutTable> table,
-            Transactions transactions,
-            Map<String, DurableTimeoutHandler> handlers,
-            DurableTimerListener listener,
-            BooleanSupplier running,
-            RepeatLog databaseTrouble) {
-        this.settings = settings;
+    Firing(TimerContext context, ArmedTimeouts armed, Retries retries) {
+        this.context = context;
+        this.settings = context.settings();
         this.armed = armed;
-        this.table = table;
-        this.transactions = transactions;
-        this.handlers = handlers;
-        this.listener = listener;
-        this.running = running;
-        this.databaseTrouble = databaseTrouble;
-        this.clock = settings.clock();
-        this.retryDelay = TimerSettings.format(settings.retryDelay());
-        this.context = settings.context();
-        this.retries = new Retries(settings, armed, table, transactions, listener, running, databaseTrouble);
+        this.timeoutContext = context.settings().context();
+        this.retries = retries;
     }
 
     /**
@@ -87,7 +64,7 @@ final class Firing {
      * for that run: it is handed over the moment the run ends.
      */
     void dispatch(Entry entry) {
-        if (!running.getAsBoolean() || !armed.isCurrent(entry)) {
+        if (!context.isRunning() || !armed.isCurrent(entry)) {
             return;
         }
         // Put first, then look whether the row is busy: a run that ends in between finds it and hands it over.
@@ -162,17 +139,17 @@ final class Firing {
 
     /** On the executor: delete the row and run the handler in one transaction. */
     private void fire(Entry entry) {
-        if (!running.getAsBoolean() || !armed.isCurrent(entry)) {
+        if (!context.isRunning() || !armed.isCurrent(entry)) {
             return;
         }
-        DurableTimeoutHandler handler = handlers.get(entry.id.task());
+        DurableTimeoutHandler handler = context.handlers().get(entry.id.task());
         DurableTimeout armedTimeout = entry.timeout;
         boolean[] started = new boolean[1];
         Throwable[] thrown = new Throwable[1];
         Boolean ran;
         try {
-            ran = transactions.execute(status -> {
-                Optional<TimeoutTable.Stored> stored = table.get()
+            ran = context.transactions().joinedOrOwn(status -> {
+                Optional<StoredData> stored = context.table()
                         .deleteForFiring(
                                 armedTimeout.task(),
                                 armedTimeout.key(),
@@ -192,10 +169,14 @@ final class Firing {
                         armedTimeout.deadline(),
                         stored.get().data(),
                         entry.attempts + 1);
-                listener.started(
-                        timeout, lateness(clock.millis(), timeout.deadline().toEpochMilli()));
+                context.listener()
+                        .started(
+                                timeout,
+                                lateness(
+                                        settings.clock().millis(),
+                                        timeout.deadline().toEpochMilli()));
                 try {
-                    context.run(stored.get().traceContext(), timeout, () -> {
+                    timeoutContext.run(stored.get().traceContext(), timeout, () -> {
                         handler.handle(timeout);
                         return null;
                     });
@@ -213,18 +194,20 @@ final class Firing {
                     reconcile(entry); // cancelled or rescheduled while the handler ran
                 }
             } else {
-                databaseTrouble.report(
-                        () -> "Durable timer " + settings.instanceId() + " could not start the timeout of task \""
-                                + armedTimeout.task() + "\" for key \"" + armedTimeout.key() + "\"; retried in "
-                                + retryDelay,
-                        e);
+                context.databaseTrouble()
+                        .report(
+                                () -> "Durable timer " + settings.instanceId()
+                                        + " could not start the timeout of task \""
+                                        + armedTimeout.task() + "\" for key \"" + armedTimeout.key() + "\"; retried in "
+                                        + Durations.format(settings.retryDelay()),
+                                e);
                 retries.armAgainLater(entry, entry.attempts);
             }
             return;
         }
         if (Boolean.TRUE.equals(ran)) {
             armed.forget(entry);
-            listener.fired(armedTimeout.task());
+            context.listener().fired(armedTimeout.task());
         } else {
             reconcile(entry);
         }
@@ -232,19 +215,22 @@ final class Firing {
 
     /** The time that judges whether a row is due, for the statement that starts its run: null for the database's own. */
     private Long judgedNowMillis() {
-        return settings.timeSource() == TimeSource.DATABASE ? null : clock.millis();
+        return settings.timeSource() == TimeSource.DATABASE
+                ? null
+                : settings.clock().millis();
     }
 
     /** The time that judges, read now: the database's in a statement of its own, or the builder's clock. */
     private long freshNowMillis() {
-        if (clock instanceof DatabaseClock database) {
+        if (settings.clock() instanceof DatabaseClock database) {
             try {
                 return database.read();
             } catch (RuntimeException e) {
-                return clock.millis(); // the database's clock as last measured; the run's statement judges again
+                return settings.clock()
+                        .millis(); // the database's clock as last measured; the run's statement judges again
             }
         }
-        return clock.millis();
+        return settings.clock().millis();
     }
 
     /**
@@ -276,26 +262,27 @@ final class Firing {
      * anything (a reschedule whose arming lost a race), or forget it.
      */
     private void reconcile(Entry entry) {
-        Optional<TimeoutTable.Row> row;
+        Optional<PendingRow> row;
         try {
-            row = table.get().pending(entry.id.task(), entry.id.key());
+            row = context.table().pending(entry.id.task(), entry.id.key());
         } catch (RuntimeException e) {
-            databaseTrouble.report(
-                    () -> "Durable timer " + settings.instanceId() + " could not read the timeout of task \""
-                            + entry.id.task() + "\" for key \"" + entry.id.key() + "\"; looked at again in "
-                            + retryDelay,
-                    e);
+            context.databaseTrouble()
+                    .report(
+                            () -> "Durable timer " + settings.instanceId() + " could not read the timeout of task \""
+                                    + entry.id.task() + "\" for key \"" + entry.id.key() + "\"; looked at again in "
+                                    + Durations.format(settings.retryDelay()),
+                            e);
             retries.armAgainLater(entry, entry.attempts);
             return;
         }
         if (row.isPresent() && settings.instanceId().equals(row.get().holder())) {
-            TimeoutTable.Row r = row.get();
+            PendingRow r = row.get();
             if (r.version() == entry.version && armed.isCurrent(entry)) {
                 // The very row it armed, still held here: not due yet by the clock that judges (the
                 // offset this instance measured erred early, or the wheel fired before the deadline's
                 // millisecond). Armed again for when it is due by that clock, read afresh.
                 long waitMillis = Math.max(1, r.dueAt() - freshNowMillis());
-                armed.armAgain(entry, entry.attempts, clock.millis() + waitMillis);
+                armed.armAgain(entry, entry.attempts, settings.clock().millis() + waitMillis);
                 return;
             }
             Entry current = armed.current(r.task(), r.key());

@@ -1,6 +1,6 @@
 package io.wheeltimer.jdbc;
 
-import io.wheeltimer.internal.RepeatLog;
+import io.wheeltimer.jdbc.internal.table.TimeoutTable;
 import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -8,8 +8,6 @@ import java.util.TreeSet;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
  * What the polls leave off their critical path, so that only the lease renewal and the claim can make
@@ -24,7 +22,7 @@ import java.util.function.Supplier;
  */
 final class Housekeeping {
 
-    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+    private static final System.Logger log = TimerLog.LOGGER;
 
     /** How often the rows of tasks no handler here knows are counted. */
     private static final Duration UNHANDLED_INTERVAL = Duration.ofHours(1);
@@ -32,11 +30,8 @@ final class Housekeeping {
     /** How long after a failed count of the rows of unhandled tasks it is tried again. */
     static final Duration RETRY = Duration.ofMinutes(10);
 
+    private final TimerContext context;
     private final TimerSettings settings;
-    private final Supplier<TimeoutTable> table;
-    private final Transactions transactions;
-    private final BooleanSupplier running;
-    private final RepeatLog databaseTrouble;
 
     /** Where the rows of unhandled tasks are counted, off the poll thread; null while stopped. */
     private volatile ScheduledThreadPoolExecutor countThread;
@@ -47,24 +42,16 @@ final class Housekeeping {
     /** The pending rows of tasks no handler here knows, at the last count that succeeded; -1 before it. */
     private volatile long unhandledRows = -1;
 
-    Housekeeping(
-            TimerSettings settings,
-            Supplier<TimeoutTable> table,
-            Transactions transactions,
-            BooleanSupplier running,
-            RepeatLog databaseTrouble) {
-        this.settings = settings;
-        this.table = table;
-        this.transactions = transactions;
-        this.running = running;
-        this.databaseTrouble = databaseTrouble;
+    Housekeeping(TimerContext context) {
+        this.context = context;
+        this.settings = context.settings();
     }
 
     /** At a start: the tidying after the next claim, and the first count at the second poll's time. */
     void start() {
         tidied = false;
         ScheduledThreadPoolExecutor thread =
-                Poller.daemonThread("wheel-timer-durable-housekeeping-" + settings.instanceId());
+                TimerThreads.single("wheel-timer-durable-housekeeping-" + settings.instanceId());
         countThread = thread;
         // At the second poll's time, then hourly: not at startup with the rest.
         thread.schedule(this::countUnhandled, settings.pollInterval().toNanos(), TimeUnit.NANOSECONDS);
@@ -96,7 +83,7 @@ final class Housekeeping {
         }
         try {
             String instanceId = settings.instanceId();
-            int released = transactions.execute(status -> t.releaseUnhandled(instanceId));
+            int released = context.transactions().joinedOrOwn(status -> t.releaseUnhandled(instanceId));
             if (released > 0) {
                 log.log(
                         System.Logger.Level.INFO,
@@ -105,14 +92,16 @@ final class Housekeeping {
                                 + " has no handler for; an instance that handles them takes them");
             }
             long leaseMillis = settings.lease().toMillis();
-            transactions.executeWithoutResult(() -> t.deleteExpiredLeases(nowMillis - leaseMillis));
+            context.transactions().joinedOrOwnNoResult(() -> t.deleteExpiredLeases(nowMillis - leaseMillis));
             tidied = true;
         } catch (RuntimeException e) {
-            databaseTrouble.report(
-                    () -> "Durable timer " + settings.instanceId() + " could not tidy table " + settings.tableName()
-                            + " after its first poll (let go of rows of tasks it has no handler for, delete the"
-                            + " leases of long-gone instances); its next poll tries again",
-                    e);
+            context.databaseTrouble()
+                    .report(
+                            () -> "Durable timer " + settings.instanceId() + " could not tidy table "
+                                    + settings.tableName()
+                                    + " after its first poll (let go of rows of tasks it has no handler for, delete the"
+                                    + " leases of long-gone instances); its next poll tries again",
+                            e);
         }
     }
 
@@ -121,12 +110,12 @@ final class Housekeeping {
      * which are never claimed here, nor deleted. Then plans the next count.
      */
     private void countUnhandled() {
-        if (!running.getAsBoolean()) {
+        if (!context.isRunning()) {
             return;
         }
         Duration next = UNHANDLED_INTERVAL;
         try {
-            TimeoutTable t = table.get();
+            TimeoutTable t = context.table();
             Map<String, Long> counted = t.countUnhandled();
             unhandledRows = counted.values().stream().mapToLong(Long::longValue).sum();
             counted.forEach((task, count) -> log.log(
@@ -140,9 +129,9 @@ final class Housekeeping {
                     System.Logger.Level.WARNING,
                     () -> "Durable timer " + settings.instanceId() + " could not count the rows of tasks it has no"
                             + " handler for in table " + settings.tableName() + " within its query timeout of "
-                            + TimerSettings.format(settings.statementTimeout()) + "; this changes nothing for the"
+                            + Durations.format(settings.statementTimeout()) + "; this changes nothing for the"
                             + " timeouts it runs, and it counts again in "
-                            + TimerSettings.format(RETRY),
+                            + Durations.format(RETRY),
                     e);
             next = RETRY;
         }

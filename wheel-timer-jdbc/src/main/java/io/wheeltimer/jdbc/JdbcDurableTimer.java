@@ -13,11 +13,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.unit.DataSize;
@@ -31,7 +27,7 @@ import org.springframework.util.unit.DataSize;
  * <pre>
  *  schedule(task, key, deadline)        Scheduling: checks, one upsert (held here only if due
  *    │                                  within the lookahead, else unheld)
- *    ▼                                  TimeoutTable + Dialect: the SQL, per database
+ *    ▼                                  TimeoutTable: the one door to the SQL, per database
  *  after commit ──► ArmedTimeouts.arm ──► wheel       ArmedTimeouts: the cache of held rows
  *    ▲                                      │ due
  *    │ claim (due within lookahead)         ▼
@@ -102,32 +98,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     /** Default {@link Builder#maxDataSize}: 64 KB, counted in UTF-8 bytes of the stored text. */
     public static final DataSize DEFAULT_MAX_DATA_SIZE = DataSize.ofKilobytes(64);
 
-    /** The default executor: {@value #DEFAULT_EXECUTOR_THREADS} threads at most, a queue of one batch. */
-    static ThreadPoolExecutor defaultExecutor(int batchSize) {
-        AtomicInteger threads = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(
-                DEFAULT_EXECUTOR_THREADS,
-                DEFAULT_EXECUTOR_THREADS,
-                1,
-                TimeUnit.MINUTES,
-                new ArrayBlockingQueue<>(batchSize),
-                task -> {
-                    Thread t = new Thread(task, "wheel-timer-durable-" + threads.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                },
-                new ThreadPoolExecutor.AbortPolicy());
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
-    }
-
     /** Longest wait in {@link #stop()} for the handlers running at that moment. */
     private static final Duration STOP_WAIT_FOR_HANDLERS = Duration.ofSeconds(10);
-
-    /** At most one WARN line per this interval for each trouble that repeats. */
-    private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
-
-    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
 
     private final TimerParts parts;
     private final TimerSettings settings;
@@ -158,7 +130,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      *     or is a word that H2, PostgreSQL, MariaDB or MySQL reserves
      */
     public static String checkTableName(String tableName) {
-        return TimerSettings.tableName(tableName);
+        return Names.tableName(tableName);
     }
 
     /**
@@ -248,7 +220,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
         TableOverview o = overview;
         if (o == null) {
             // Two threads may both build one: they are alike, and the table is found once in parts.
-            o = new TableOverview(parts.table().dialect(), settings.clock());
+            o = new TableOverview(parts.table(), settings.clock());
             overview = o;
         }
         return o;
@@ -275,7 +247,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
     /** The task names this instance has handlers for. */
     public Set<String> tasks() {
-        return parts.handlers.keySet();
+        return parts.context.handlers().keySet();
     }
 
     /** When the last successful poll ended, if one did. */
@@ -297,8 +269,9 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
      * this instance's clock judges ({@link TimeSource#INSTANCE}) or before the first renewal.
      */
     public Optional<Duration> databaseClockOffset() {
-        return parts.databaseClock != null && parts.databaseClock.isMeasured()
-                ? Optional.of(parts.databaseClock.offset())
+        DatabaseClock databaseClock = parts.context.databaseClock();
+        return databaseClock != null && databaseClock.isMeasured()
+                ? Optional.of(databaseClock.offset())
                 : Optional.empty();
     }
 
@@ -398,7 +371,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
     @Override
     public String toString() {
         return "JdbcDurableTimer[" + settings.instanceId() + ", table " + settings.tableName() + ", tasks "
-                + parts.handlers.keySet() + ", held " + held() + "]";
+                + parts.context.handlers().keySet() + ", held " + held() + "]";
     }
 
     /**
@@ -443,7 +416,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
          * table of that name with {@code _instances} appended.
          */
         public Builder tableName(String tableName) {
-            this.tableName = TimerSettings.tableName(tableName);
+            this.tableName = Names.tableName(tableName);
             return this;
         }
 
@@ -503,7 +476,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
          * live instances must never share one.
          */
         public Builder instanceId(String instanceId) {
-            this.instanceId = TimerSettings.instanceId(instanceId);
+            this.instanceId = Names.instanceId(instanceId);
             return this;
         }
 
@@ -568,7 +541,7 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
 
         /** Handles the timeouts of {@code task}; one handler per task. */
         public Builder handler(String task, DurableTimeoutHandler handler) {
-            TimerSettings.name("task", task);
+            Names.name("task", task);
             Objects.requireNonNull(handler, "handler must not be null");
             if (handlers.containsKey(task)) {
                 throw new IllegalArgumentException(
@@ -603,8 +576,8 @@ public final class JdbcDurableTimer implements DurableTimer, AutoCloseable {
                     retryDelay,
                     retryMaxDelay,
                     maxAttempts,
-                    instanceId != null ? instanceId : TimerSettings.defaultInstanceId(),
-                    executor != null ? executor : defaultExecutor(batchSize),
+                    instanceId != null ? instanceId : Names.defaultInstanceId(),
+                    executor != null ? executor : TimerThreads.handlerPool(DEFAULT_EXECUTOR_THREADS, batchSize),
                     clock,
                     timeSource,
                     maxDataSize.toBytes(),

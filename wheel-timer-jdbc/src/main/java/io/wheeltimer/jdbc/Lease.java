@@ -1,6 +1,7 @@
 package io.wheeltimer.jdbc;
 
 import io.wheeltimer.internal.RepeatLog;
+import io.wheeltimer.jdbc.internal.table.TimeoutTable;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -13,10 +14,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class Lease {
 
-    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+    private static final System.Logger log = TimerLog.LOGGER;
 
+    private final TimerContext context;
     private final TimerSettings settings;
-    private final Transactions transactions;
     /** Null when the builder's clock judges. */
     private final DatabaseClock databaseClock;
 
@@ -26,10 +27,10 @@ final class Lease {
     /** This instance's clock (ms) when the lease was last renewed; 0 before the first renewal. Poll thread only. */
     private long lastRenewalMillis;
 
-    Lease(TimerSettings settings, Transactions transactions, DatabaseClock databaseClock) {
-        this.settings = settings;
-        this.transactions = transactions;
-        this.databaseClock = databaseClock;
+    Lease(TimerContext context) {
+        this.context = context;
+        this.settings = context.settings();
+        this.databaseClock = context.databaseClock();
     }
 
     /**
@@ -38,7 +39,7 @@ final class Lease {
      */
     boolean renew(TimeoutTable t, long nowMillis) {
         long leaseMillis = settings.lease().toMillis();
-        transactions.executeWithoutResult(() -> write(t, nowMillis, leaseMillis));
+        context.transactions().joinedOrOwnNoResult(() -> write(t, nowMillis, leaseMillis));
         boolean lapsed = lastRenewalMillis != 0 && nowMillis - lastRenewalMillis >= leaseMillis;
         lastRenewalMillis = nowMillis;
         return lapsed;
@@ -57,7 +58,7 @@ final class Lease {
         if (offset.abs().compareTo(Duration.ofSeconds(1)) > 0) {
             skew.report(
                     () -> "Durable timer " + settings.instanceId() + ": this instance's clock is "
-                            + TimerSettings.format(offset.abs()) + (offset.isNegative() ? " ahead of" : " behind")
+                            + Durations.format(offset.abs()) + (offset.isNegative() ? " ahead of" : " behind")
                             + " the database's; deadlines and leases are judged by the database's clock, so"
                             + " timeouts still fire on time, but the clocks should be synchronized (NTP)",
                     null);

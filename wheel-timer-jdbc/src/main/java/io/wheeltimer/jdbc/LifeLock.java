@@ -1,17 +1,13 @@
 package io.wheeltimer.jdbc;
 
 import io.wheeltimer.internal.RepeatLog;
+import io.wheeltimer.jdbc.internal.table.LifeLockStatements;
+import io.wheeltimer.jdbc.internal.table.TimeoutTable;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.OptionalLong;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -48,7 +44,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
  * session reached through two connections at once (a direct connection each has its own); this is
  * looked at whenever the lock's connection is opened, and at every poll. Then this instance says so
  * once at WARN, lets go of any lock it took, takes none again, and renews its lease without ending the
- * others' (see {@link Dialect#keepNoLifeLock}), writing in its lease row that it keeps no lock
+ * others' (see {@link TimeoutTable#keepNoLifeLock}), writing in its lease row that it keeps no lock
  * ({@code life_lock}), so that no instance, one connected directly included, judges it by one: its
  * lease alone tells whether it lives, and a crash of it is taken over when that lease runs out.
  *
@@ -59,24 +55,13 @@ import org.springframework.dao.DataAccessResourceFailureException;
  */
 final class LifeLock {
 
-    /**
-     * The statements of a database's life lock. {@code take}, {@code release} and {@code verify} have the
-     * instance id as their one parameter; {@code take} returns whether it took the lock and the session's
-     * id, {@code verify} whether this session holds it and the session's id, {@code session} the session's
-     * id alone. {@code kind} names the lock and where it shows, for errors.
-     */
-    record Statements(String take, String release, String verify, String session, String kind) {}
-
     /** How many times the opening of the lock's connection looks for a transaction-pooling proxy. */
     private static final int POOLER_PROBES = 3;
 
-    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+    private static final System.Logger log = TimerLog.LOGGER;
 
-    private static final Executor IN_PLACE = Runnable::run;
-
+    private final TimerContext context;
     private final DataSource dataSource;
-    private final Supplier<TimeoutTable> table;
-    private final BooleanSupplier running;
     private final String instanceId;
     private final String tableName;
     private final Duration lease;
@@ -84,7 +69,7 @@ final class LifeLock {
     private final RepeatLog heldElsewhere;
 
     // Guarded by this object's monitor.
-    private Connection connection;
+    private LockConnection connection;
     private boolean held;
     /** The lock was held and its session ended; not yet reported by {@link #check}. */
     private boolean lost;
@@ -93,10 +78,13 @@ final class LifeLock {
 
     private volatile long sessionId = -1;
 
-    LifeLock(DataSource dataSource, Supplier<TimeoutTable> table, BooleanSupplier running, TimerSettings settings) {
+    /**
+     * @param dataSource where the lock's connection comes from: the timer's
+     */
+    LifeLock(TimerContext context, DataSource dataSource) {
+        this.context = context;
+        TimerSettings settings = context.settings();
         this.dataSource = dataSource;
-        this.table = table;
-        this.running = running;
         this.instanceId = settings.instanceId();
         this.tableName = settings.tableName();
         this.lease = settings.lease();
@@ -113,7 +101,7 @@ final class LifeLock {
      * @throws IllegalStateException if the database took the lock and does not show it held
      */
     synchronized void checkAtStart() {
-        Statements statements = table.get().lifeLock();
+        LifeLockStatements statements = context.table().lifeLock();
         if (statements == null || leaseAlone || held) {
             return;
         }
@@ -135,8 +123,8 @@ final class LifeLock {
      * @throws IllegalStateException if the database took the lock and does not show it held
      */
     synchronized boolean check() {
-        Statements statements = table.get().lifeLock();
-        if (statements == null || !running.getAsBoolean()) {
+        LifeLockStatements statements = context.table().lifeLock();
+        if (statements == null || !context.isRunning()) {
             return false;
         }
         if (connection != null && !leaseAlone) {
@@ -166,18 +154,16 @@ final class LifeLock {
         if (connection == null) {
             return;
         }
-        Statements statements = table.get().lifeLock();
+        LifeLockStatements statements = context.table().lifeLock();
         if (held && statements != null) {
-            try (PreparedStatement release = connection.prepareStatement(statements.release())) {
-                release.setQueryTimeout(timeoutSeconds);
-                release.setString(1, instanceId);
-                release.execute();
+            try {
+                connection.run(statements.release());
             } catch (SQLException | RuntimeException e) {
                 // A session that cannot release it must not go back to the pool holding it.
-                abort(connection);
+                connection.discard();
             }
         }
-        close(connection);
+        connection.close();
         connection = null;
         held = false;
         lost = false;
@@ -203,26 +189,11 @@ final class LifeLock {
         return leaseAlone;
     }
 
-    /** What a statement of the lock answered: yes or no, and the id of the session that ran it. */
-    private record Answer(boolean yes, long session) {}
-
-    /** Runs {@code sql} (take or verify) for this instance's lock on the lock's connection. */
-    private Answer ask(String sql) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setQueryTimeout(timeoutSeconds);
-            statement.setString(1, instanceId);
-            try (ResultSet result = statement.executeQuery()) {
-                result.next();
-                return new Answer(result.getBoolean(1), result.getLong(2));
-            }
-        }
-    }
-
     /** Asks whether the session on the lock's connection holds the lock, as at each poll. */
-    private void verify(Statements statements) {
-        Answer answer;
+    private void verify(LifeLockStatements statements) {
+        LockConnection.Answer answer;
         try {
-            answer = ask(statements.verify());
+            answer = connection.ask(statements.verify());
         } catch (SQLException | RuntimeException e) {
             // The connection is gone, and its session with it: a new one takes the lock.
             lost |= held;
@@ -235,18 +206,18 @@ final class LifeLock {
         }
     }
 
-    private void take(Statements statements) {
+    private void take(LifeLockStatements statements) {
         if (connection == null) {
-            connection = open();
+            connection = LockConnection.open(dataSource, instanceId, timeoutSeconds);
             String pooler = probeForPooler(statements);
             if (pooler != null) {
                 throughPooler(statements, pooler);
                 return;
             }
         }
-        Answer taken;
+        LockConnection.Answer taken;
         try {
-            taken = ask(statements.take());
+            taken = connection.ask(statements.take());
         } catch (SQLException | RuntimeException e) {
             discard();
             throw unreachable("could not take its life lock on table " + tableName, e);
@@ -271,10 +242,10 @@ final class LifeLock {
      * A lock just taken must show as this session's: a database that says it took one and shows none
      * (CockroachDB) cannot tell the others that this instance lives, nor that it died.
      */
-    private void checkShown(Statements statements) {
-        Answer shown;
+    private void checkShown(LifeLockStatements statements) {
+        LockConnection.Answer shown;
         try {
-            shown = ask(statements.verify());
+            shown = connection.ask(statements.verify());
         } catch (SQLException | RuntimeException e) {
             discard();
             throw unreachable("could not look at its life lock on table " + tableName, e);
@@ -282,7 +253,7 @@ final class LifeLock {
         if (sessionChanged(statements, shown) || shown.yes()) {
             return;
         }
-        String database = databaseName();
+        String database = connection.databaseName();
         discard();
         throw new IllegalStateException("Durable timer " + instanceId + " cannot run on " + database + " (table "
                 + tableName + "): it answered that this session took " + statements.kind() + ", and does not show"
@@ -295,7 +266,7 @@ final class LifeLock {
      * Whether {@code answer} came from another session than the connection's: only a proxy between
      * them changes it (then this instance keeps no lock from now on).
      */
-    private boolean sessionChanged(Statements statements, Answer answer) {
+    private boolean sessionChanged(LifeLockStatements statements, LockConnection.Answer answer) {
         if (answer.session() == sessionId) {
             return false;
         }
@@ -313,18 +284,18 @@ final class LifeLock {
      * direct connection has a session of its own). What it found, or null. Leaves {@link #sessionId}
      * at the connection's session.
      */
-    private String probeForPooler(Statements statements) {
+    private String probeForPooler(LifeLockStatements statements) {
         try {
-            sessionId = session(connection, statements);
+            sessionId = connection.session(statements.session());
             for (int probe = 0; probe < POOLER_PROBES; probe++) {
                 long other;
                 try (Connection another = dataSource.getConnection()) {
-                    other = session(another, statements);
+                    other = LockConnection.session(another, statements.session(), timeoutSeconds);
                 }
                 if (other == sessionId) {
                     return "two of its connections, open at once, reached the same session " + other;
                 }
-                long again = session(connection, statements);
+                long again = connection.session(statements.session());
                 if (again != sessionId) {
                     return "its session changed from " + sessionId + " to " + again
                             + " between two statements on one connection";
@@ -337,30 +308,18 @@ final class LifeLock {
         }
     }
 
-    private long session(Connection c, Statements statements) throws SQLException {
-        try (PreparedStatement session = c.prepareStatement(statements.session())) {
-            session.setQueryTimeout(timeoutSeconds);
-            try (ResultSet result = session.executeQuery()) {
-                result.next();
-                return result.getLong(1);
-            }
-        }
-    }
-
     /**
      * A transaction-pooling proxy is in between: says so once, lets go of the lock (where the proxy
      * lets the statement reach the session that took it; else that session keeps it until the proxy
      * closes it), and from now on takes none and lets the lease renewal end no other instance's lease.
      */
-    private void throughPooler(Statements statements, String found) {
+    private void throughPooler(LifeLockStatements statements, String found) {
         leaseAlone = true;
-        table.get().keepNoLifeLock();
+        context.table().keepNoLifeLock();
         lost |= held; // the others may have ended this lease while its lock was gone
         if (held) {
-            try (PreparedStatement release = connection.prepareStatement(statements.release())) {
-                release.setQueryTimeout(timeoutSeconds);
-                release.setString(1, instanceId);
-                release.execute();
+            try {
+                connection.run(statements.release());
             } catch (SQLException | RuntimeException e) {
                 // The proxy closes that session in its own time, and the lock with it.
             }
@@ -373,19 +332,10 @@ final class LifeLock {
                         + " pool_mode=transaction does this): session locks cannot be kept through it, so this"
                         + " instance takes no life lock, and its lease alone tells the others that it lives. It"
                         + " keeps its timeouts while it runs, but if it crashes they are taken over only when its"
-                        + " lease runs out (within " + TimerSettings.format(lease) + " of its last renewal), not"
+                        + " lease runs out (within " + Durations.format(lease) + " of its last renewal), not"
                         + " within seconds. PostgreSQL's JDBC URL needs prepareThreshold=0 there (a transaction"
                         + " pooler cannot keep the driver's server-side prepared statements). Connect directly or"
                         + " through a pooler in session mode to keep the life lock.");
-    }
-
-    private String databaseName() {
-        try {
-            DatabaseMetaData meta = connection.getMetaData();
-            return meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
-        } catch (SQLException | RuntimeException e) {
-            return "this database";
-        }
     }
 
     private DataAccessResourceFailureException unreachable(String what, Exception e) {
@@ -393,52 +343,13 @@ final class LifeLock {
                 "Durable timer " + instanceId + " " + what + ": " + e.getMessage(), e);
     }
 
-    private Connection open() {
-        Connection opened;
-        try {
-            opened = dataSource.getConnection();
-        } catch (SQLException e) {
-            throw new DataAccessResourceFailureException(
-                    "Durable timer " + instanceId + " could not get a connection for its life lock: " + e.getMessage(),
-                    e);
-        }
-        try {
-            opened.setAutoCommit(true); // never a transaction left open on it
-            return opened;
-        } catch (SQLException e) {
-            abort(opened);
-            close(opened);
-            throw new DataAccessResourceFailureException(
-                    "Durable timer " + instanceId + " could not prepare the connection of its life lock: "
-                            + e.getMessage(),
-                    e);
-        }
-    }
-
     /** Drops the connection: aborted, so that a pool never hands out a session that may still hold the lock. */
     private void discard() {
         if (connection != null) {
-            abort(connection);
-            close(connection);
+            connection.discard();
         }
         connection = null;
         held = false;
         sessionId = -1;
-    }
-
-    private static void abort(Connection c) {
-        try {
-            c.abort(IN_PLACE);
-        } catch (SQLException | RuntimeException e) {
-            // Closed already, or a driver without abort: closing is all that is left.
-        }
-    }
-
-    private static void close(Connection c) {
-        try {
-            c.close();
-        } catch (SQLException | RuntimeException e) {
-            // Gone with its session.
-        }
     }
 }

@@ -11,7 +11,7 @@ import java.util.function.Consumer;
  */
 record Listeners(List<DurableTimerListener> all) implements DurableTimerListener {
 
-    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+    private static final System.Logger log = TimerLog.LOGGER;
 
     Listeners {
         all = List.copyOf(all);

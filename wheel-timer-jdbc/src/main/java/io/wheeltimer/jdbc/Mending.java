@@ -1,10 +1,11 @@
 package io.wheeltimer.jdbc;
 
+import io.wheeltimer.jdbc.internal.table.RetriedRow;
+import io.wheeltimer.jdbc.internal.table.TimeoutTable;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * Seeing and mending the whole table, not only what this instance holds: pages of pending and
@@ -17,65 +18,73 @@ import java.util.function.Supplier;
  */
 final class Mending {
 
+    /** Most timeouts {@code pending} and {@code failed} return at once. */
+    static final int MAX_PAGE = 1000;
+
+    /** The {@code limit} of a paged read: 1 to 1000. */
+    static int checkLimit(int limit) {
+        if (limit < 1 || limit > MAX_PAGE) {
+            throw new IllegalArgumentException("limit is " + limit + "; it must be 1 to " + MAX_PAGE);
+        }
+        return limit;
+    }
+
+    private final TimerContext context;
     private final TimerSettings settings;
     private final Set<String> tasks;
     private final ArmedTimeouts armed;
-    private final Supplier<TimeoutTable> table;
-    private final Transactions transactions;
 
-    Mending(
-            TimerSettings settings,
-            Set<String> tasks,
-            ArmedTimeouts armed,
-            Supplier<TimeoutTable> table,
-            Transactions transactions) {
-        this.settings = settings;
-        this.tasks = tasks;
+    Mending(TimerContext context, ArmedTimeouts armed) {
+        this.context = context;
+        this.settings = context.settings();
+        this.tasks = context.handlers().keySet();
         this.armed = armed;
-        this.table = table;
-        this.transactions = transactions;
     }
 
     List<DurableTimeout> pending(String task, int limit) {
         check(task, limit);
-        return table.get().queries().pending(task, limit);
+        return context.table().pendingPage(task, limit);
     }
 
     List<FailedTimeout> failed(String task, int limit) {
         check(task, limit);
-        return table.get().queries().failed(task, limit);
+        return context.table().failedPage(task, limit);
     }
 
     Optional<FailedTimeout> findFailed(String task, String key) {
-        Scheduling.checkArguments(task, key, "", "");
-        return table.get().queries().findFailed(task, key);
+        Names.checkTaskAndKey(task, key);
+        return context.table().findFailed(task, key);
     }
 
     boolean retry(String task, String key) {
-        Scheduling.checkArguments(task, key, "", "");
-        TimeoutTable t = table.get();
+        Names.checkTaskAndKey(task, key);
+        TimeoutTable t = context.table();
         long now = settings.clock().millis();
         boolean hold = armed.isHolding() && tasks.contains(task);
-        Optional<TimeoutQueries.Retried> written = transactions.writeTogether(
-                () -> t.queries().retry(task, key, now, hold ? settings.instanceId() : null, t.nextVersion(0)),
-                retried -> retried.ifPresent(r -> {
-                    if (hold) {
-                        armed.arm(
-                                new DurableTimeout(task, key, Instant.ofEpochMilli(r.deadline())), r.version(), 0, now);
-                    }
-                }));
+        Optional<RetriedRow> written = context.transactions()
+                .joinedOrOwnThenOnCommit(
+                        () -> t.retryFailed(task, key, now, hold ? settings.instanceId() : null, t.nextVersion(0)),
+                        retried -> retried.ifPresent(r -> {
+                            if (hold) {
+                                armed.arm(
+                                        new DurableTimeout(task, key, Instant.ofEpochMilli(r.deadline())),
+                                        r.version(),
+                                        0,
+                                        now);
+                            }
+                        }));
         return written.isPresent();
     }
 
     boolean discard(String task, String key) {
-        Scheduling.checkArguments(task, key, "", "");
-        return transactions.required(() -> table.get().queries().discard(task, key));
+        Names.checkTaskAndKey(task, key);
+        return context.transactions().joinedOrAutoCommit(() -> context.table().discardFailed(task, key));
     }
 
     private static void check(String task, int limit) {
         if (task != null) {
-            TimerSettings.name("task", task);
+            Names.name("task", task);
         }
-        TimerSettings.limit(limit);
+        checkLimit(limit);
     }
 }

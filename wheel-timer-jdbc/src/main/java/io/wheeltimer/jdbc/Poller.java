@@ -1,6 +1,8 @@
 package io.wheeltimer.jdbc;
 
-import io.wheeltimer.internal.RepeatLog;
+import io.wheeltimer.jdbc.internal.table.HeldVersion;
+import io.wheeltimer.jdbc.internal.table.PendingRow;
+import io.wheeltimer.jdbc.internal.table.TimeoutTable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,8 +15,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
  * The poll thread: every poll interval it renews this instance's lease (one row per instance,
@@ -56,7 +56,7 @@ import java.util.function.Supplier;
  */
 final class Poller {
 
-    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+    private static final System.Logger log = TimerLog.LOGGER;
 
     /** Longest wait in {@link #start()} for the first poll. */
     private static final Duration FIRST_POLL_WAIT = Duration.ofSeconds(5);
@@ -67,13 +67,10 @@ final class Poller {
     /** While catching up, how often the poll thread looks whether half a batch of room is free. */
     static final long CATCH_UP_CHECK_MILLIS = 10;
 
+    private final TimerContext context;
     private final TimerSettings settings;
     private final ArmedTimeouts armed;
     private final Firing firing;
-    private final Supplier<TimeoutTable> table;
-    private final Transactions transactions;
-    private final BooleanSupplier running;
-    private final RepeatLog databaseTrouble;
 
     private final LifeLock lifeLock;
 
@@ -95,34 +92,35 @@ final class Poller {
     /** {@link System#nanoTime()} at the end of the last successful poll; 0 before the first. */
     private volatile long lastSuccessNanos;
 
+    /**
+     * @param lease this instance's lease, renewed at each poll
+     * @param lifeLock this instance's life lock, checked before each renewal
+     * @param housekeeping what the polls leave to after the claim
+     */
     Poller(
-            TimerSettings settings,
+            TimerContext context,
             ArmedTimeouts armed,
             Firing firing,
-            Supplier<TimeoutTable> table,
-            Transactions transactions,
-            BooleanSupplier running,
-            RepeatLog databaseTrouble,
-            DatabaseClock databaseClock,
-            LifeLock lifeLock) {
+            Lease lease,
+            LifeLock lifeLock,
+            Housekeeping housekeeping) {
+        this.context = context;
+        TimerSettings settings = context.settings();
         this.settings = settings;
         this.lifeLock = lifeLock;
-        this.lease = new Lease(settings, transactions, databaseClock);
+        this.lease = lease;
         this.armed = armed;
         this.firing = firing;
-        this.table = table;
-        this.transactions = transactions;
-        this.running = running;
-        this.databaseTrouble = databaseTrouble;
         this.clock = settings.clock();
         this.intervalNanos = settings.pollInterval().toNanos();
-        this.housekeeping = new Housekeeping(settings, table, transactions, running, databaseTrouble);
+        this.housekeeping = housekeeping;
     }
 
     /** Starts the poll thread; the first poll runs at once, and this waits up to 5 s for it. */
     void start() {
         firstClaimDone = false;
-        ScheduledThreadPoolExecutor pollThread = daemonThread("wheel-timer-durable-poll-" + settings.instanceId());
+        ScheduledThreadPoolExecutor pollThread =
+                TimerThreads.single("wheel-timer-durable-poll-" + settings.instanceId());
         housekeeping.start();
         thread = pollThread;
         Future<?> firstPoll = pollThread.submit(this::pollThenPlan);
@@ -133,19 +131,6 @@ final class Poller {
         } catch (ExecutionException | TimeoutException e) {
             // A poll reports its own failures; a slow one goes on in the background.
         }
-    }
-
-    /** A single daemon thread named {@code name}, whose delayed tasks a shutdown drops. */
-    static ScheduledThreadPoolExecutor daemonThread(String name) {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread t = new Thread(task, name);
-            t.setDaemon(true);
-            return t;
-        });
-        // The next run is always one delayed task: a stop drops it rather than waiting for it.
-        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
-        return executor;
     }
 
     /** Stops polling; waits up to 10 s for a poll in progress, then interrupts it. */
@@ -220,7 +205,7 @@ final class Poller {
 
     private void planNext(Runnable next, long delayNanos) {
         ScheduledThreadPoolExecutor pollThread = thread;
-        if (pollThread == null || !running.getAsBoolean()) {
+        if (pollThread == null || !context.isRunning()) {
             return;
         }
         try {
@@ -235,11 +220,11 @@ final class Poller {
      * Whether its claim was cut short by its limit, so that more may be due within the lookahead.
      */
     private boolean poll() {
-        if (!running.getAsBoolean()) {
+        if (!context.isRunning()) {
             return false;
         }
         try {
-            TimeoutTable t = table.get();
+            TimeoutTable t = context.table();
             String instanceId = settings.instanceId();
             boolean lockLost = lifeLock.check();
             boolean first = !firstClaimDone;
@@ -248,7 +233,7 @@ final class Poller {
             // other instances take what this one held: what memory holds is no longer known to be true,
             // so it is rebuilt from the table.
             boolean lapsed = lease.renew(t, now) | lockLost;
-            if (!running.getAsBoolean()) {
+            if (!context.isRunning()) {
                 return false;
             }
             if (lapsed) {
@@ -259,7 +244,10 @@ final class Poller {
             boolean cutByBackpressure = limit <= 0;
             List<ArmedTimeouts.Entry> refused = armed.takeRefused();
             if (!refused.isEmpty()) {
-                transactions.executeWithoutResult(() -> t.release(refused, instanceId));
+                List<HeldVersion> rows = refused.stream()
+                        .map(e -> new HeldVersion(e.id.task(), e.id.key(), e.version))
+                        .toList();
+                context.transactions().joinedOrOwnNoResult(() -> t.release(rows, instanceId));
                 limit = 0; // this round is for the instances with room
                 cutByBackpressure = false;
             }
@@ -269,10 +257,10 @@ final class Poller {
             long healBefore =
                     first || lapsed ? dueBefore : now - settings.pollInterval().toMillis();
             int claimLimit = limit;
-            List<TimeoutTable.Row> claimed =
-                    transactions.execute(status -> t.claim(instanceId, dueBefore, now, healBefore, claimLimit));
+            List<PendingRow> claimed = context.transactions()
+                    .joinedOrOwn(status -> t.claim(instanceId, dueBefore, now, healBefore, claimLimit));
             firstClaimDone = true;
-            for (TimeoutTable.Row row : claimed) {
+            for (PendingRow row : claimed) {
                 if (!firing.isBusy(row.task(), row.key())) {
                     armed.arm(
                             new DurableTimeout(row.task(), row.key(), Instant.ofEpochMilli(row.deadline())),
@@ -291,11 +279,13 @@ final class Poller {
             // Anything else (a driver's assertion included) fails this poll only: an exception that
             // left this task would end the polling for good.
             int failed = ++failedPollsInARow;
-            databaseTrouble.report(
-                    () -> "Durable timer " + settings.instanceId() + " could not poll table " + settings.tableName()
-                            + " (" + failed + " polls in a row failed); it tries again every "
-                            + TimerSettings.format(settings.pollInterval()) + " and keeps what it holds armed",
-                    e);
+            context.databaseTrouble()
+                    .report(
+                            () -> "Durable timer " + settings.instanceId() + " could not poll table "
+                                    + settings.tableName()
+                                    + " (" + failed + " polls in a row failed); it tries again every "
+                                    + Durations.format(settings.pollInterval()) + " and keeps what it holds armed",
+                            e);
             return false;
         }
     }

@@ -1,12 +1,9 @@
 package io.wheeltimer.jdbc;
 
-import io.wheeltimer.internal.RepeatLog;
 import io.wheeltimer.jdbc.ArmedTimeouts.Entry;
-import java.time.Clock;
+import io.wheeltimer.jdbc.internal.table.StorableText;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
  * What follows a run that failed: every run whose transaction does not commit (a handler that
@@ -21,35 +18,16 @@ import java.util.function.Supplier;
  */
 final class Retries {
 
-    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+    private static final System.Logger log = TimerLog.LOGGER;
 
+    private final TimerContext context;
     private final TimerSettings settings;
     private final ArmedTimeouts armed;
-    private final Supplier<TimeoutTable> table;
-    private final Transactions transactions;
-    private final DurableTimerListener listener;
-    private final BooleanSupplier running;
-    private final RepeatLog databaseTrouble;
-    private final Clock clock;
-    private final String retryDelay;
 
-    Retries(
-            TimerSettings settings,
-            ArmedTimeouts armed,
-            Supplier<TimeoutTable> table,
-            Transactions transactions,
-            DurableTimerListener listener,
-            BooleanSupplier running,
-            RepeatLog databaseTrouble) {
-        this.settings = settings;
+    Retries(TimerContext context, ArmedTimeouts armed) {
+        this.context = context;
+        this.settings = context.settings();
         this.armed = armed;
-        this.table = table;
-        this.transactions = transactions;
-        this.listener = listener;
-        this.running = running;
-        this.databaseTrouble = databaseTrouble;
-        this.clock = settings.clock();
-        this.retryDelay = TimerSettings.format(settings.retryDelay());
     }
 
     /**
@@ -61,14 +39,15 @@ final class Retries {
         int attempts = entry.attempts + 1;
         String task = entry.id.task();
         String key = entry.id.key();
-        String message = TimerSettings.storable(describe(error), TimerSettings.MAX_ERROR_LENGTH);
+        String message = StorableText.storable(describe(error), StorableText.MAX_ERROR_LENGTH);
         String holder = settings.instanceId();
         boolean updated;
         try {
-            long now = clock.millis();
+            long now = settings.clock().millis();
             if (attempts >= settings.maxAttempts()) {
-                updated = transactions.required(
-                        () -> table.get().giveUp(task, key, entry.version, holder, attempts, message, now));
+                updated = context.transactions()
+                        .joinedOrAutoCommit(
+                                () -> context.table().giveUp(task, key, entry.version, holder, attempts, message, now));
                 if (updated) {
                     armed.forget(entry);
                     log.log(
@@ -77,39 +56,51 @@ final class Retries {
                                     + attempts + " runs that failed; kept in table " + settings.tableName()
                                     + " with its last error: " + message,
                             error);
-                    listener.failed(task, error);
+                    context.listener().failed(task, error);
                 }
             } else {
-                long newVersion = table.get().nextVersion(entry.version);
+                long newVersion = context.table().nextVersion(entry.version);
                 Duration wait =
                         settings.retryWait(attempts, ThreadLocalRandom.current().nextDouble());
                 long dueAt = now + wait.toMillis();
                 // Held here only while it is due within the lookahead, as a claim would take it.
                 String newHolder = dueAt <= now + settings.lookahead().toMillis() ? holder : null;
-                updated = transactions.required(() -> table.get()
-                        .retry(task, key, entry.version, holder, attempts, message, newVersion, dueAt, newHolder));
+                updated = context.transactions()
+                        .joinedOrAutoCommit(() -> context.table()
+                                .retry(
+                                        task,
+                                        key,
+                                        entry.version,
+                                        holder,
+                                        attempts,
+                                        message,
+                                        newVersion,
+                                        dueAt,
+                                        newHolder));
                 if (updated) {
                     log.log(
                             System.Logger.Level.WARNING,
                             () -> "Durable timeout of task \"" + task + "\" for key \"" + key + "\" failed (run "
                                     + attempts + " of at most " + settings.maxAttempts() + "); retried in "
-                                    + TimerSettings.format(wait),
+                                    + Durations.format(wait),
                             error);
                     if (newHolder != null) {
                         armed.arm(entry.timeout, newVersion, attempts, dueAt);
                     } else {
                         armed.forget(entry);
                     }
-                    listener.retried(task, error);
+                    context.listener().retried(task, error);
                 }
             }
         } catch (RuntimeException e) {
             // Counted here, recorded with the next failure; the run is tried again.
-            databaseTrouble.report(
-                    () -> "Durable timer " + holder + " could not record the failed run " + attempts
-                            + " of the timeout of task \"" + task + "\" for key \"" + key + "\"; it runs again in "
-                            + retryDelay,
-                    e);
+            context.databaseTrouble()
+                    .report(
+                            () -> "Durable timer " + holder + " could not record the failed run " + attempts
+                                    + " of the timeout of task \"" + task + "\" for key \"" + key
+                                    + "\"; it runs again in "
+                                    + Durations.format(settings.retryDelay()),
+                            e);
             armAgainLater(entry, Math.min(attempts, settings.maxAttempts() - 1));
             return true;
         }
@@ -131,9 +122,11 @@ final class Retries {
 
     /** Arms {@code entry} again, the same version, after the retry delay: its run did not happen or was not recorded. */
     void armAgainLater(Entry entry, int attempts) {
-        if (running.getAsBoolean()) {
+        if (context.isRunning()) {
             armed.armAgain(
-                    entry, attempts, clock.millis() + settings.retryDelay().toMillis());
+                    entry,
+                    attempts,
+                    settings.clock().millis() + settings.retryDelay().toMillis());
         }
     }
 }

@@ -4,10 +4,8 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * The calls an application makes: {@code schedule}, {@code cancel} and {@code find}. Each checks
@@ -18,28 +16,19 @@ import java.util.function.Supplier;
  */
 final class Scheduling {
 
+    private final TimerContext context;
     private final TimerSettings settings;
-    private final Map<String, DurableTimeoutHandler> handlers;
     private final ArmedTimeouts armed;
-    private final Supplier<TimeoutTable> table;
-    private final Transactions transactions;
-    private final DurableTimerListener listener;
     private final TimeoutData data;
 
-    Scheduling(
-            TimerSettings settings,
-            Map<String, DurableTimeoutHandler> handlers,
-            ArmedTimeouts armed,
-            Supplier<TimeoutTable> table,
-            Transactions transactions,
-            DurableTimerListener listener) {
-        this.settings = settings;
-        this.handlers = handlers;
+    /**
+     * @param data turns what is scheduled with a timeout into the text stored with it
+     */
+    Scheduling(TimerContext context, ArmedTimeouts armed, TimeoutData data) {
+        this.context = context;
+        this.settings = context.settings();
         this.armed = armed;
-        this.table = table;
-        this.transactions = transactions;
-        this.listener = listener;
-        this.data = new TimeoutData(settings);
+        this.data = data;
     }
 
     /** Now plus {@code delay}, truncated to milliseconds; a delay of zero or less makes it now. */
@@ -88,20 +77,20 @@ final class Scheduling {
     }
 
     boolean cancel(String task, String key) {
-        checkArguments(task, key, "", "");
-        return transactions
-                .write(
-                        () -> table.get().deletePending(task, key),
+        Names.checkTaskAndKey(task, key);
+        return context.transactions()
+                .joinedOrAutoCommitThenOnCommit(
+                        () -> context.table().deletePending(task, key),
                         version -> version.ifPresent(v -> {
                             armed.forget(task, key, v);
-                            listener.cancelled(task);
+                            context.listener().cancelled(task);
                         }))
                 .isPresent();
     }
 
     Optional<DurableTimeout> find(String task, String key) {
-        checkArguments(task, key, "", "");
-        return table.get().queries().findPending(task, key);
+        Names.checkTaskAndKey(task, key);
+        return context.table().findPending(task, key);
     }
 
     /**
@@ -111,37 +100,39 @@ final class Scheduling {
      */
     private DurableTimeout upsert(String task, String key, Instant deadline, String text) {
         DurableTimeout timeout = new DurableTimeout(task, key, deadline, text, 1);
-        String context = data.capture();
+        String captured = data.capture();
         long deadlineMillis = deadline.toEpochMilli();
         boolean hold = armed.isHolding()
                 && deadlineMillis
                         <= settings.clock().millis() + settings.lookahead().toMillis();
-        transactions.write(
-                () -> table.get().upsert(task, key, deadlineMillis, hold ? settings.instanceId() : null, text, context),
-                version -> {
-                    if (hold) {
-                        // Memory keeps no data: the run reads it with the row it deletes.
-                        armed.arm(new DurableTimeout(task, key, deadline), version, 0, deadlineMillis);
-                    } else {
-                        armed.forget(task, key, version); // an earlier version held here is not any more
-                    }
-                    listener.scheduled(task);
-                });
+        context.transactions()
+                .joinedOrAutoCommitThenOnCommit(
+                        () -> context.table()
+                                .upsert(task, key, deadlineMillis, hold ? settings.instanceId() : null, text, captured),
+                        version -> {
+                            if (hold) {
+                                // Memory keeps no data: the run reads it with the row it deletes.
+                                armed.arm(new DurableTimeout(task, key, deadline), version, 0, deadlineMillis);
+                            } else {
+                                armed.forget(task, key, version); // an earlier version held here is not any more
+                            }
+                            context.listener().scheduled(task);
+                        });
         return timeout;
     }
 
-    static void checkArguments(String task, String key, Object other, String otherName) {
+    /** Checks the task and key, then that {@code value}, the argument called {@code name}, is not null. */
+    static void checkArguments(String task, String key, Object value, String name) {
         Objects.requireNonNull(task, "task must not be null");
         Objects.requireNonNull(key, "key must not be null");
-        Objects.requireNonNull(other, () -> otherName + " must not be null");
-        TimerSettings.name("task", task);
-        TimerSettings.name("key", key);
+        Objects.requireNonNull(value, () -> name + " must not be null");
+        Names.checkTaskAndKey(task, key);
     }
 
     void checkKnown(String task) {
-        if (!handlers.containsKey(task)) {
+        if (!context.handlers().containsKey(task)) {
             throw new IllegalArgumentException("task \"" + task + "\" has no handler here; the known tasks are "
-                    + handlers.keySet().stream().sorted().toList());
+                    + context.handlers().keySet().stream().sorted().toList());
         }
     }
 }

@@ -1,19 +1,17 @@
 package io.wheeltimer.jdbc;
 
+import io.wheeltimer.jdbc.internal.table.TimeoutTable;
+import io.wheeltimer.jdbc.internal.table.WholeRow;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.RowMapper;
 
 /**
  * What a page that shows the table reads, each call one statement whose cost does not grow with the
- * table: counts stop at a limit, the tasks are found by a loose scan of the primary key, upcoming
+ * table (the statements are the table's own, behind its one door): counts stop at a limit, the tasks are found by a loose scan of the primary key, upcoming
  * deadlines are read over an index range of each task, and pages are read by keyset (after or
  * before a position), never by an offset. Reads only: it changes nothing and holds no lock. Each
  * statement joins the transaction of the calling thread, if any.
@@ -67,89 +65,12 @@ public final class TableOverview {
         }
     }
 
-    private static final String COLUMNS =
-            "task, timeout_key, deadline, due_at, holder, attempts, data, failed_at," + " last_error";
-
-    private static final RowMapper<Stored> STORED = (rs, i) -> {
-        String task = rs.getString("task");
-        String key = rs.getString("timeout_key");
-        Instant deadline = Instant.ofEpochMilli(rs.getLong("deadline"));
-        Long dueAt = rs.getObject("due_at") == null ? null : rs.getLong("due_at");
-        Long failedAt = rs.getObject("failed_at") == null ? null : rs.getLong("failed_at");
-        int attempts = rs.getInt("attempts");
-        boolean pending = failedAt == null;
-        DurableTimeout timeout = new DurableTimeout(
-                task, key, deadline, rs.getString("data"), pending ? attempts + 1 : Math.max(1, attempts));
-        return new Stored(
-                timeout,
-                dueAt == null ? null : Instant.ofEpochMilli(dueAt),
-                rs.getString("holder"),
-                failedAt == null ? null : Instant.ofEpochMilli(failedAt),
-                rs.getString("last_error"));
-    };
-
-    private final JdbcTemplate calls;
+    private final TimeoutTable table;
     private final Clock clock;
-    private final String table;
-    private final String counts;
-    private final String dueByMinute;
-    private final String instances;
-    private final String lookup;
-    private final String pendingForward;
-    private final String pendingBackward;
-    private final String failedForward;
-    private final String failedBackward;
 
-    TableOverview(Dialect dialect, Clock clock) {
-        this.calls = dialect.calls;
+    TableOverview(TimeoutTable table, Clock clock) {
+        this.table = table;
         this.clock = clock;
-        this.table = dialect.table;
-        String t = dialect.table;
-        // Each count stops at the limit: where the limit-th row of the task exists (one index
-        // probe, reading the limit entries before it), the count is the limit; else the rows are
-        // fewer than the limit, and counted. Pending rows are those with a due_at (an index-only
-        // read of (task, due_at) where the database has them); given-up ones those with a failed_at.
-        this.counts = "WITH RECURSIVE found (task) AS (SELECT MIN(task) FROM " + t
-                + " UNION ALL SELECT (SELECT MIN(n.task) FROM " + t + " n WHERE n.task > found.task)"
-                + " FROM found WHERE found.task IS NOT NULL)"
-                + " SELECT f.task, " + cappedCount(t, "due_at") + " AS pending, " + cappedCount(t, "failed_at")
-                + " AS failed FROM found f WHERE f.task IS NOT NULL ORDER BY f.task LIMIT ?";
-        // The minute is computed in a derived table so that the grouping names a column, not an
-        // expression with a parameter (which PostgreSQL does not match to the selected one).
-        this.dueByMinute = "SELECT task, due_minute, COUNT(*) AS n FROM (SELECT task, FLOOR((due_at - ?) / 60000)"
-                + " AS due_minute FROM " + t + " WHERE task IN (%s) AND due_at >= ? AND due_at < ?) d"
-                + " GROUP BY task, due_minute";
-        String lifeLock = dialect.lifeLockHeld("i.instance_id");
-        this.instances = "SELECT i.instance_id, i.lease_until, " + (lifeLock == null ? "NULL" : lifeLock)
-                + " AS locked, (SELECT COUNT(*) FROM " + t + " h WHERE h.holder = i.instance_id) AS held FROM "
-                + dialect.instances + " i ORDER BY i.instance_id LIMIT ?";
-        String select = "SELECT " + COLUMNS + " FROM " + t;
-        this.lookup = select + " WHERE task = ? AND timeout_key = ?";
-        // Keyset pages, written so that each database reads an index range of (task, due_at) or
-        // (task, failed_at) from the position on.
-        String pending = select + " WHERE task = ? AND due_at IS NOT NULL";
-        this.pendingForward =
-                pending + " AND due_at >= ? AND (due_at > ? OR timeout_key > ?) ORDER BY due_at, timeout_key LIMIT ?";
-        this.pendingBackward = pending
-                + " AND due_at <= ? AND (due_at < ? OR timeout_key < ?) ORDER BY due_at DESC, timeout_key DESC LIMIT ?";
-        String failed = select + " WHERE task = ? AND failed_at IS NOT NULL";
-        this.failedForward = failed
-                + " AND failed_at <= ? AND (failed_at < ? OR timeout_key > ?) ORDER BY failed_at DESC, timeout_key"
-                + " LIMIT ?";
-        this.failedBackward = failed
-                + " AND failed_at >= ? AND (failed_at > ? OR timeout_key < ?) ORDER BY failed_at, timeout_key DESC"
-                + " LIMIT ?";
-    }
-
-    /**
-     * How many rows of the task of {@code f.task} have {@code column} set, up to the limit (two
-     * parameters: the limit less one, then the limit). A scalar subquery with an offset, not a
-     * count over a derived table with a limit: MariaDB lets no derived table name an outer column.
-     */
-    private static String cappedCount(String t, String column) {
-        String rows = " FROM " + t + " q WHERE q.task = f.task AND q." + column + " IS NOT NULL";
-        return "CASE WHEN (SELECT q." + column + rows + " ORDER BY q." + column + " LIMIT 1 OFFSET ?) IS NOT NULL"
-                + " THEN ? ELSE (SELECT COUNT(*)" + rows + ") END";
     }
 
     /** The time by the clock that judges deadlines (the database's, when it judges). */
@@ -159,7 +80,7 @@ public final class TableOverview {
 
     /** The table the timeouts are kept in. */
     public String tableName() {
-        return table;
+        return table.name();
     }
 
     /**
@@ -173,14 +94,9 @@ public final class TableOverview {
     public List<TaskCounts> taskCounts(int countLimit, int taskLimit) {
         checkRange("countLimit", countLimit, 1_000_000);
         checkRange("taskLimit", taskLimit, 1000);
-        return calls.query(
-                counts,
-                (rs, i) -> new TaskCounts(rs.getString("task"), rs.getLong("pending"), rs.getLong("failed")),
-                countLimit - 1,
-                countLimit,
-                countLimit - 1,
-                countLimit,
-                taskLimit);
+        return table.taskCounts(countLimit, taskLimit).stream()
+                .map(row -> new TaskCounts(row.task(), row.pending(), row.failed()))
+                .toList();
     }
 
     /**
@@ -198,17 +114,9 @@ public final class TableOverview {
             return List.of();
         }
         checkRange("the number of tasks", tasks.size(), 1000);
-        long fromMillis = from.toEpochMilli();
-        List<Object> args = new ArrayList<>();
-        args.add(fromMillis);
-        args.addAll(tasks);
-        args.add(fromMillis);
-        args.add(fromMillis + minutes * 60_000L);
-        String sql = dueByMinute.formatted(String.join(", ", Collections.nCopies(tasks.size(), "?")));
-        return calls.query(
-                sql,
-                (rs, i) -> new DueInMinute(rs.getString("task"), rs.getInt("due_minute"), rs.getLong("n")),
-                args.toArray());
+        return table.dueByMinute(tasks, from.toEpochMilli(), minutes).stream()
+                .map(row -> new DueInMinute(row.task(), row.minute(), row.count()))
+                .toList();
     }
 
     /**
@@ -220,23 +128,16 @@ public final class TableOverview {
      */
     public List<Instance> instances(int limit) {
         checkRange("limit", limit, 1000);
-        return calls.query(
-                instances,
-                (rs, i) -> {
-                    Object locked = rs.getObject("locked");
-                    return new Instance(
-                            rs.getString("instance_id"),
-                            Instant.ofEpochMilli(rs.getLong("lease_until")),
-                            locked == null ? null : isTrue(locked),
-                            rs.getLong("held"));
-                },
-                limit);
+        return table.instances(limit).stream()
+                .map(row -> new Instance(
+                        row.instanceId(), Instant.ofEpochMilli(row.leaseUntil()), row.lifeLockHeld(), row.held()))
+                .toList();
     }
 
     /** The timeout of {@code task} for {@code key}, pending or given up, if any. One statement. */
     public Optional<Stored> lookup(String task, String key) {
-        Scheduling.checkArguments(task, key, "", "");
-        return calls.query(lookup, STORED, task, key).stream().findFirst();
+        Names.checkTaskAndKey(task, key);
+        return table.lookup(task, key).map(TableOverview::stored);
     }
 
     /**
@@ -246,13 +147,13 @@ public final class TableOverview {
      * @param limit 1 to 1000
      */
     public List<Stored> pendingAfter(String task, Position after, int limit) {
-        return page(pendingForward, task, after, limit, false);
+        return page(true, false, task, after, limit);
     }
 
     /** As {@link #pendingAfter}, the {@code limit} rows just before {@code before}, in the same order. */
     public List<Stored> pendingBefore(String task, Position before, int limit) {
         Objects.requireNonNull(before, "before must not be null");
-        return page(pendingBackward, task, before, limit, true);
+        return page(true, true, task, before, limit);
     }
 
     /**
@@ -262,37 +163,32 @@ public final class TableOverview {
      * @param limit 1 to 1000
      */
     public List<Stored> failedAfter(String task, Position after, int limit) {
-        return page(failedForward, task, after, limit, false);
+        return page(false, false, task, after, limit);
     }
 
     /** As {@link #failedAfter}, the {@code limit} rows just before {@code before}, in the same order. */
     public List<Stored> failedBefore(String task, Position before, int limit) {
         Objects.requireNonNull(before, "before must not be null");
-        return page(failedBackward, task, before, limit, true);
+        return page(false, true, task, before, limit);
     }
 
-    private List<Stored> page(String sql, String task, Position from, int limit, boolean backward) {
-        Scheduling.checkArguments(task, "-", "", "");
+    private List<Stored> page(boolean pending, boolean backward, String task, Position from, int limit) {
+        Names.name("task", task);
         checkRange("limit", limit, 1000);
-        List<Stored> rows;
-        if (from == null) {
-            // From the start: a position before every row (after every row, for the latest-first order).
-            boolean latestFirst = sql == failedForward;
-            long edge = latestFirst ? Long.MAX_VALUE : Long.MIN_VALUE;
-            rows = calls.query(sql, STORED, task, edge, edge, "", limit);
-        } else {
-            long at = from.at().toEpochMilli();
-            rows = calls.query(sql, STORED, task, at, at, from.key(), limit);
-        }
-        if (backward) {
-            rows = new ArrayList<>(rows);
-            Collections.reverse(rows);
-        }
-        return rows;
+        long atMillis = from == null ? 0 : from.at().toEpochMilli();
+        String key = from == null ? null : from.key();
+        return table.page(pending, backward, task, atMillis, key, limit).stream()
+                .map(TableOverview::stored)
+                .toList();
     }
 
-    private static boolean isTrue(Object value) {
-        return value instanceof Boolean b ? b : value instanceof Number n && n.intValue() != 0;
+    private static Stored stored(WholeRow row) {
+        return new Stored(
+                row.timeout(),
+                row.dueAt() == null ? null : Instant.ofEpochMilli(row.dueAt()),
+                row.holder(),
+                row.failedAt() == null ? null : Instant.ofEpochMilli(row.failedAt()),
+                row.lastError());
     }
 
     private static void checkRange(String name, int value, int max) {

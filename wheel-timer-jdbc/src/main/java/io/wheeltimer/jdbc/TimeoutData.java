@@ -1,5 +1,6 @@
 package io.wheeltimer.jdbc;
 
+import io.wheeltimer.jdbc.internal.table.StorableText;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -10,7 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class TimeoutData {
 
-    private static final System.Logger log = System.getLogger(JdbcDurableTimer.class.getName());
+    private static final System.Logger log = TimerLog.LOGGER;
 
     private final long maxDataSize;
     private final DurableDataCodec codec;
@@ -47,7 +48,7 @@ final class TimeoutData {
                         + data.getClass().getName() + " (task \"" + task + "\", key \"" + key + "\")");
             }
         }
-        long size = utf8Length(text);
+        long size = StorableText.utf8Length(text);
         if (size > maxDataSize) {
             throw new IllegalArgumentException("data of task \"" + task + "\" for key \"" + key + "\" is " + size
                     + " bytes (UTF-8); the limit is " + maxDataSize + " bytes (maxDataSize)");
@@ -71,17 +72,17 @@ final class TimeoutData {
         if (captured == null) {
             return null;
         }
-        if (captured.codePointCount(0, captured.length()) > TimerSettings.MAX_CONTEXT_LENGTH) {
+        if (captured.codePointCount(0, captured.length()) > StorableText.MAX_CONTEXT_LENGTH) {
             if (reportedLongContext.compareAndSet(false, true)) {
                 log.log(
                         System.Logger.Level.WARNING,
                         () -> "The DurableTimeoutContext " + context + " captured " + captured.length()
-                                + " characters, more than the " + TimerSettings.MAX_CONTEXT_LENGTH
+                                + " characters, more than the " + StorableText.MAX_CONTEXT_LENGTH
                                 + " stored with a timeout; such contexts are not stored (logged once)");
             }
             return null;
         }
-        int unstorable = TimerSettings.unstorableAt(captured);
+        int unstorable = StorableText.unstorableAt(captured);
         if (unstorable >= 0) {
             if (reportedUnstorableContext.compareAndSet(false, true)) {
                 log.log(
@@ -98,26 +99,5 @@ final class TimeoutData {
 
     DurableTimeoutContext context() {
         return context;
-    }
-
-    /** The number of bytes {@code text} takes in UTF-8, without encoding it. */
-    static long utf8Length(String text) {
-        long bytes = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < 0x80) {
-                bytes += 1;
-            } else if (c < 0x800) {
-                bytes += 2;
-            } else if (Character.isHighSurrogate(c)
-                    && i + 1 < text.length()
-                    && Character.isLowSurrogate(text.charAt(i + 1))) {
-                bytes += 4;
-                i++;
-            } else {
-                bytes += 3; // an unpaired surrogate is stored as U+FFFD, three bytes
-            }
-        }
-        return bytes;
     }
 }

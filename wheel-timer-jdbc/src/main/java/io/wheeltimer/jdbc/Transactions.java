@@ -23,7 +23,16 @@ import org.springframework.util.ReflectionUtils;
 
 /**
  * The timer's transactions on its {@code DataSource}: the caller's, when it has one, else one of the
- * timer's own; and what runs once one commits.
+ * timer's own; and what runs once one commits. Each entry point says in its name what it guarantees:
+ *
+ * <ul>
+ *   <li>{@link #joinedOrOwn}, {@link #joinedOrOwnNoResult}: the caller's transaction, else one of the
+ *       timer's own; never auto-commit, so that several statements commit together or not at all.
+ *   <li>{@link #joinedOrOwnThenOnCommit}: the same, then a hook once it commits (never on a rollback).
+ *   <li>{@link #joinedOrAutoCommit}: one statement in the caller's transaction; outside any
+ *       transaction scope, alone on a connection in auto-commit mode.
+ *   <li>{@link #joinedOrAutoCommitThenOnCommit}: the same, then a hook once it commits.
+ * </ul>
  *
  * <p><b>One statement, one round trip.</b> An application's {@code schedule} or {@code cancel} is one
  * statement. Outside any transaction, a transaction of the timer's own would cost a {@code COMMIT}
@@ -62,16 +71,16 @@ final class Transactions {
      * alone in auto-commit mode). Failing to begin or commit one is a
      * {@link org.springframework.dao.DataAccessException}, as the statement's own failures are.
      */
-    <T> T required(Supplier<T> work) {
-        return write(work, result -> {});
+    <T> T joinedOrAutoCommit(Supplier<T> work) {
+        return joinedOrAutoCommitThenOnCommit(work, result -> {});
     }
 
     /**
-     * Runs {@code statement}, as {@link #required} does, and then {@code committed} with its result
+     * Runs {@code statement}, as {@link #joinedOrAutoCommit} does, and then {@code committed} with its result
      * once it is committed: after the caller's transaction commits (never if it rolls back), or
      * before this returns when the statement committed on its own.
      */
-    <T> T write(Supplier<T> statement, Consumer<? super T> committed) {
+    <T> T joinedOrAutoCommitThenOnCommit(Supplier<T> statement, Consumer<? super T> committed) {
         Connection autoCommitting = inCallersScope() ? null : autoCommittingConnection();
         if (autoCommitting != null) {
             T result;
@@ -83,7 +92,7 @@ final class Transactions {
             committed.accept(result);
             return result;
         }
-        return writeTogether(statement, committed);
+        return joinedOrOwnThenOnCommit(statement, committed);
     }
 
     /**
@@ -91,9 +100,9 @@ final class Transactions {
      * {@code DataSource}, else its own, even outside any transaction scope (never auto-commit, so that
      * they commit together or not at all); then {@code committed} with its result once it is committed.
      */
-    <T> T writeTogether(Supplier<T> work, Consumer<? super T> committed) {
+    <T> T joinedOrOwnThenOnCommit(Supplier<T> work, Consumer<? super T> committed) {
         try {
-            return execute(status -> {
+            return joinedOrOwn(status -> {
                 T result = work.get();
                 afterCommit(() -> committed.accept(result));
                 return result;
@@ -155,7 +164,7 @@ final class Transactions {
      * fails too (a database that went away): the timer reports its failures itself, throttled, and
      * the rollback's failure travels as a suppressed exception of the one that caused it.
      */
-    <T> T execute(TransactionCallback<T> work) {
+    <T> T joinedOrOwn(TransactionCallback<T> work) {
         TransactionStatus status = manager.getTransaction(definition);
         T result;
         try {
@@ -172,9 +181,9 @@ final class Transactions {
         return result;
     }
 
-    /** Runs {@code work} in a transaction, as {@link #execute} does, for work with no result. */
-    void executeWithoutResult(Runnable work) {
-        execute(status -> {
+    /** Runs {@code work} in a transaction, as {@link #joinedOrOwn} does, for work with no result. */
+    void joinedOrOwnNoResult(Runnable work) {
+        joinedOrOwn(status -> {
             work.run();
             return null;
         });

@@ -4,19 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.HashedWheelTimer;
+import io.wheeltimer.jdbc.internal.table.LifeLockStatements;
+import io.wheeltimer.jdbc.internal.table.TimeoutTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
-import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -27,7 +30,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * seconds: poll 100 ms, lookahead 10 s (what is scheduled within it is held by the instance that
  * scheduled it, as with the defaults), lease 1 s, retry delay 300 ms.
  */
-final class DurableFixture implements AutoCloseable {
+public final class DurableFixture implements AutoCloseable {
 
     static final Duration POLL = Duration.ofMillis(100);
 
@@ -35,15 +38,15 @@ final class DurableFixture implements AutoCloseable {
 
     final TestDatabase database;
     final DataSource dataSource;
-    final String table;
+    public final String table;
     final String writes;
     final HashedWheelTimer wheel;
     final DataSourceTransactionManager transactionManager;
-    final JdbcTemplate jdbc;
-    final TransactionTemplate transactions;
+    public final JdbcTemplate jdbc;
+    public final TransactionTemplate transactions;
     private final List<JdbcDurableTimer> timers = new CopyOnWriteArrayList<>();
 
-    DurableFixture(TestDatabase database) {
+    public DurableFixture(TestDatabase database) {
         this(database, database.dataSource());
     }
 
@@ -129,14 +132,14 @@ final class DurableFixture implements AutoCloseable {
                 .collect(Collectors.groupingBy(k -> k, Collectors.counting()));
     }
 
-    /** The dialect of this fixture's database, on its table. */
-    Dialect dialect() {
-        return Dialect.detect(jdbc, jdbc, table);
+    /** This fixture's table, in the dialect of its database, as the timer opens it. */
+    TimeoutTable timeoutTable() {
+        return TimeoutTable.open(jdbc, jdbc, table, Set.of(), Clock.systemUTC());
     }
 
     /** The database's time, in epoch milliseconds, read as the timer reads it; in the caller's transaction, if any. */
     long databaseMillis() {
-        Long millis = jdbc.queryForObject("SELECT " + dialect().nowMillis(), Long.class);
+        Long millis = jdbc.queryForObject("SELECT " + timeoutTable().databaseMillisExpression(), Long.class);
         return millis == null ? 0 : millis;
     }
 
@@ -146,7 +149,7 @@ final class DurableFixture implements AutoCloseable {
         return count == null ? 0 : count;
     }
 
-    Map<String, Object> row(String task, String key) {
+    public Map<String, Object> row(String task, String key) {
         return jdbc.queryForMap("SELECT * FROM " + table + " WHERE task = ? AND timeout_key = ?", task, key);
     }
 
@@ -165,10 +168,7 @@ final class DurableFixture implements AutoCloseable {
      * database has no life lock (H2).
      */
     AutoCloseable holdLifeLock(String instance) throws SQLException {
-        String product =
-                jdbc.execute((ConnectionCallback<String>) c -> c.getMetaData().getDatabaseProductName());
-        LifeLock.Statements lock =
-                Dialect.of(product, jdbc, jdbc, table).orElseThrow().lifeLock();
+        LifeLockStatements lock = timeoutTable().lifeLock();
         if (lock == null) {
             return null;
         }

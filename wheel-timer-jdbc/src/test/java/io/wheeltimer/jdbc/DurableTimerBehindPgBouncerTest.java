@@ -165,7 +165,7 @@ class DurableTimerBehindPgBouncerTest {
                     .max()
                     .orElseThrow();
             System.out.println("PGBOUNCER-TEST: b killed holding " + AT_THE_KILL + " timeouts (lease "
-                    + TimerSettings.format(LEASE) + ", poll " + TimerSettings.format(POLL) + "): a fired each once,"
+                    + Durations.format(LEASE) + ", poll " + Durations.format(POLL) + "): a fired each once,"
                     + " at most " + takeoverMs + " ms after the later of its deadline and the kill");
             assertThat(takeoverMs)
                     .isLessThanOrEqualTo(

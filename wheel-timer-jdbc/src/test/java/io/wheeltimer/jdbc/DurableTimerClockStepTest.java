@@ -3,16 +3,11 @@ package io.wheeltimer.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,8 +28,8 @@ class DurableTimerClockStepTest extends OnEachDatabase {
 
     @Test
     void noTimeoutStartsBeforeItsDeadlineByTheDatabasesClockNorMoreThanAPollAfterWhenTheWallClockSteps() {
-        SteppingClock wall = new SteppingClock();
-        String now = fixture.dialect().nowMillis();
+        SteppingClock wall = SteppingClock.ofSystem();
+        String now = fixture.timeoutTable().databaseMillisExpression();
         /** Per key: the deadline and the database's time when its run started, in epoch milliseconds. */
         Map<String, long[]> runs = new ConcurrentHashMap<>();
         AtomicInteger runCount = new AtomicInteger();
@@ -89,35 +84,6 @@ class DurableTimerClockStepTest extends OnEachDatabase {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** The system's clock, stepped by hand as NTP or an operator would. */
-    private static final class SteppingClock extends Clock {
-        private final AtomicLong stepMillis = new AtomicLong();
-
-        void step(Duration by) {
-            stepMillis.addAndGet(by.toMillis());
-        }
-
-        @Override
-        public long millis() {
-            return System.currentTimeMillis() + stepMillis.get();
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis());
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
         }
     }
 }

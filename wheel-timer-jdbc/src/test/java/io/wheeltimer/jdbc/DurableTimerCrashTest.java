@@ -102,8 +102,8 @@ class DurableTimerCrashTest {
             }
             lateness.sort(null);
             long p99 = lateness.get(Math.max(0, (int) Math.ceil(lateness.size() * 0.99) - 1));
-            System.out.println("KILL-TEST (" + database + "): killed JVM (SIGKILL, lease " + TimerSettings.format(LEASE)
-                    + ", poll " + TimerSettings.format(POLL) + ") held " + heldByKilled + " timeouts (" + BLOCKING
+            System.out.println("KILL-TEST (" + database + "): killed JVM (SIGKILL, lease " + Durations.format(LEASE)
+                    + ", poll " + Durations.format(POLL) + ") held " + heldByKilled + " timeouts (" + BLOCKING
                     + " mid-transaction in their handler); the survivor fired each once; started after the later of"
                     + " deadline and kill: p50 " + lateness.get(lateness.size() / 2) + " ms, p99 " + p99 + " ms, max "
                     + lateness.get(lateness.size() - 1) + " ms");

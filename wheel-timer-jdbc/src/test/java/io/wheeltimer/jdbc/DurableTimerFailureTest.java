@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
@@ -27,23 +26,8 @@ class DurableTimerFailureTest extends OnEachDatabase {
     private static final String TASK = "order-payment";
     private static final Duration RETRY_DELAY = Duration.ofMillis(300);
 
-    private final Queue<String> heard = new ConcurrentLinkedQueue<>();
-    private final DurableTimerListener listener = new DurableTimerListener() {
-        @Override
-        public void fired(String task) {
-            heard.add("fired " + task);
-        }
-
-        @Override
-        public void retried(String task, Throwable error) {
-            heard.add("retried " + task + ": " + error.getMessage());
-        }
-
-        @Override
-        public void failed(String task, Throwable error) {
-            heard.add("failed " + task + ": " + error.getMessage());
-        }
-    };
+    private final HeardListener listener = new HeardListener();
+    private final Queue<String> heard = listener.heard;
 
     DurableTimerFailureTest(TestDatabase database) {
         super(database);

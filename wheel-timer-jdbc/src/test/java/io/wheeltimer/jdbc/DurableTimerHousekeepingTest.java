@@ -134,7 +134,7 @@ class DurableTimerHousekeepingTest extends OnEachDatabase {
                 GONE);
         fixture.jdbc.execute("ANALYZE " + fixture.table);
         Map<String, Long> lateMillis = new ConcurrentHashMap<>();
-        String now = fixture.dialect().nowMillis();
+        String now = fixture.timeoutTable().databaseMillisExpression();
         try (LogCapture log = LogCapture.of(JdbcDurableTimer.class)) {
             JdbcDurableTimer timer = fixture.start(fixture.builder()
                     .pollInterval(Duration.ofMillis(500))

@@ -16,7 +16,7 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /** The databases every behaviour is tested against, each shared by the whole test JVM. */
-enum TestDatabase {
+public enum TestDatabase {
     H2("schema-h2.sql") {
         @Override
         String createDatabase() {
@@ -92,7 +92,7 @@ enum TestDatabase {
     }
 
     /** One MariaDB server for the whole test JVM, for both drivers (tests that stop theirs start one of their own). */
-    static synchronized MariaDbServer sharedMariaDb() {
+    public static synchronized MariaDbServer sharedMariaDb() {
         if (mariaDb == null) {
             mariaDb = MariaDbServer.start();
         }
@@ -127,7 +127,7 @@ enum TestDatabase {
     static final String DATABASES_PROPERTY = "wheeltimer.test.databases";
 
     /** The databases {@link #DATABASES_PROPERTY} names, in declaration order; all when it is not set. */
-    static List<TestDatabase> tested() {
+    public static List<TestDatabase> tested() {
         String chosen = System.getProperty(DATABASES_PROPERTY, "").strip();
         if (chosen.isEmpty()) {
             return List.of(values());
@@ -152,7 +152,7 @@ enum TestDatabase {
     }
 
     /** The pool of this database shared by the tests. */
-    synchronized DataSource dataSource() {
+    public synchronized DataSource dataSource() {
         if (dataSource == null) {
             dataSource = pool(jdbcUrl(), username(), 20);
         }
@@ -174,7 +174,7 @@ enum TestDatabase {
     }
 
     /** The name the shipped scripts of this database carry: {@code schema-NAME.sql}, {@code upgrade-NAME.sql}. */
-    String scripts() {
+    public String scripts() {
         return script.substring("schema-".length(), script.length() - ".sql".length());
     }
 

@@ -1,4 +1,4 @@
-package io.wheeltimer.jdbc;
+package io.wheeltimer.jdbc.internal.table;
 
 import java.sql.PreparedStatement;
 import java.sql.Statement;
@@ -21,7 +21,7 @@ import org.springframework.jdbc.support.GeneratedKeyHolder;
  * claim to commit, or, in a transaction that writes several rows, end in a deadlock that InnoDB
  * resolves by rolling one transaction back (a {@code DataAccessException} for its caller).
  *
- * <p>The {@link LifeLock} is a user lock ({@code GET_LOCK}), named {@code wheel_timer/} and 40 hex digits
+ * <p>The life lock is a user lock ({@code GET_LOCK}), named {@code wheel_timer/} and 40 hex digits
  * of the SHA-2 of the database, table and instance id (user locks are the server's, not a database's);
  * the claim counts a holder alive only while its lock is used ({@code IS_USED_LOCK}), in the same
  * statement: except one whose lease row says it keeps no lock ({@code life_lock} false), which its
@@ -53,7 +53,7 @@ class MySqlDialect extends Dialect {
     private final String renewLeaseByDatabaseTime;
     private final String lockHeld;
     private final String release;
-    private final LifeLock.Statements lifeLock;
+    private final LifeLockStatements lifeLock;
 
     MySqlDialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
         super(calls, bounded, table);
@@ -80,7 +80,7 @@ class MySqlDialect extends Dialect {
                 + " lease_until = LAST_INSERT_ID(" + databaseNow + " + ?), life_lock = ?";
         this.lockHeld = "SELECT task, timeout_key FROM " + table + " WHERE holder = ? FOR UPDATE SKIP LOCKED";
         this.release = "UPDATE " + table + " SET holder = NULL WHERE task = ? AND timeout_key = ? AND holder = ?";
-        this.lifeLock = new LifeLock.Statements(
+        this.lifeLock = new LifeLockStatements(
                 "SELECT GET_LOCK(" + lockName("?") + ", 0), CONNECTION_ID()",
                 "SELECT RELEASE_LOCK(" + lockName("?") + ")",
                 "SELECT COALESCE(IS_USED_LOCK(" + lockName("?") + ") = CONNECTION_ID(), 0), CONNECTION_ID()",
@@ -99,7 +99,7 @@ class MySqlDialect extends Dialect {
     }
 
     @Override
-    LifeLock.Statements lifeLock() {
+    LifeLockStatements lifeLock() {
         return lifeLock;
     }
 
@@ -144,7 +144,7 @@ class MySqlDialect extends Dialect {
      * Both run on the connection of the caller's transaction.
      */
     @Override
-    long upsertTimeout(TimeoutTable.Write w) {
+    long upsertTimeout(TimeoutWrite w) {
         int affected = calls.update(upsertTimeout, arguments(w));
         if (affected == 1) {
             return w.version();
@@ -163,12 +163,12 @@ class MySqlDialect extends Dialect {
      * sends for them, every quote and backslash escaped ({@link WriteChunks}).
      */
     @Override
-    void upsertTimeouts(List<TimeoutTable.Write> writes) {
+    void upsertTimeouts(List<TimeoutWrite> writes) {
         long maxValueBytes = Math.max(1, maxAllowedPacket() - STATEMENT_TEXT_BYTES);
-        for (List<TimeoutTable.Write> chunk : WriteChunks.of(writes, ROWS_PER_STATEMENT, maxValueBytes)) {
+        for (List<TimeoutWrite> chunk : WriteChunks.of(writes, ROWS_PER_STATEMENT, maxValueBytes)) {
             Object[] arguments = new Object[chunk.size() * 8];
             int i = 0;
-            for (TimeoutTable.Write w : chunk) {
+            for (TimeoutWrite w : chunk) {
                 arguments[i++] = w.task();
                 arguments[i++] = w.key();
                 arguments[i++] = w.deadline();
@@ -213,7 +213,7 @@ class MySqlDialect extends Dialect {
                 .toString();
     }
 
-    private static Object[] arguments(TimeoutTable.Write w) {
+    private static Object[] arguments(TimeoutWrite w) {
         return new Object[] {
             w.task(),
             w.key(),
@@ -234,10 +234,8 @@ class MySqlDialect extends Dialect {
 
     /** A locking read of what is stored, then the delete: MySQL has no {@code DELETE ... RETURNING}. */
     @Override
-    Optional<TimeoutTable.Stored> deleteForFiring(
-            String task, String key, long version, String holder, Long judgedNowMillis) {
-        Optional<TimeoutTable.Stored> stored = stored(bounded.query(
-                lockFiring, TimeoutTable.STORED, heldAndDueArguments(task, key, version, holder, judgedNowMillis)));
+    Optional<StoredData> deleteForFiring(String task, String key, long version, String holder, Long judgedNowMillis) {
+        Optional<StoredData> stored = heldAndDueData(lockFiring, task, key, version, holder, judgedNowMillis);
         if (stored.isPresent() && bounded.update(deleteFiring, task, key, version, holder) != 1) {
             return Optional.empty();
         }
@@ -309,8 +307,7 @@ class MySqlDialect extends Dialect {
 
     /** A locking read that skips locked rows, then the holder set: {@link #lockThenHold}. */
     @Override
-    List<TimeoutTable.Row> claim(
-            String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
+    List<PendingRow> claim(String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
         return lockThenHold("LIMIT ?", instance, dueBefore, now, healBefore, tasks, limit);
     }
 }

@@ -1,4 +1,4 @@
-package io.wheeltimer.jdbc;
+package io.wheeltimer.jdbc.internal.table;
 
 import java.sql.Types;
 import java.util.ArrayList;
@@ -15,7 +15,7 @@ import org.springframework.jdbc.core.SqlParameterValue;
  * everywhere (the timeout upsert that returns its version, and its batch, the lease upsert, the
  * delete that returns the version it removed, the delete of a firing row that returns its data, and
  * the claim). One subclass per database; {@link TimeoutTable} runs
- * everything else. Adding a database is one subclass here, one case in {@link #of} and its schema
+ * everything else. Adding a database is one subclass here, one case in {@link Dialects#of} and its schema
  * and upgrade scripts beside the others.
  *
  * <p>Two templates: {@link #calls} for what an application calls ({@code schedule}, {@code cancel}:
@@ -24,9 +24,6 @@ import org.springframework.jdbc.core.SqlParameterValue;
  * the transaction of the calling thread.
  */
 abstract class Dialect {
-
-    /** The databases {@link #of} knows, for error messages. */
-    static final String SUPPORTED = "H2, PostgreSQL, MariaDB and MySQL";
 
     final JdbcTemplate calls;
     final JdbcTemplate bounded;
@@ -40,35 +37,7 @@ abstract class Dialect {
         this.calls = calls;
         this.bounded = bounded;
         this.table = table;
-        this.instances = TimeoutTable.instancesTable(table);
-    }
-
-    /**
-     * The dialect of the database whose JDBC driver reports {@code productName}, if it is supported.
-     * MariaDB Connector/J names MariaDB "MariaDB"; MySQL Connector/J names it "MySQL", and that takes
-     * the MySQL dialect, which runs on MariaDB as well.
-     */
-    static Optional<Dialect> of(String productName, JdbcTemplate calls, JdbcTemplate bounded, String table) {
-        return switch (productName) {
-            case "H2" -> Optional.of(new H2Dialect(calls, bounded, table));
-            case "PostgreSQL" -> Optional.of(new PostgresDialect(calls, bounded, table));
-            case "MariaDB" -> Optional.of(new MariaDbDialect(calls, bounded, table));
-            case "MySQL" -> Optional.of(new MySqlDialect(calls, bounded, table));
-            default -> Optional.empty();
-        };
-    }
-
-    /**
-     * The dialect of the database {@code calls} reaches, asked of the driver once.
-     *
-     * @throws IllegalStateException if the database is not one of those supported
-     */
-    static Dialect detect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
-        String product = calls.execute((org.springframework.jdbc.core.ConnectionCallback<String>)
-                c -> c.getMetaData().getDatabaseProductName());
-        return of(String.valueOf(product), calls, bounded, table)
-                .orElseThrow(() -> new IllegalStateException(
-                        "Durable timeouts support " + SUPPORTED + "; the DataSource is " + product));
+        this.instances = Rows.instancesTable(table);
     }
 
     /** The name of its scripts: {@code schema-NAME.sql} and {@code upgrade-NAME.sql}. */
@@ -80,13 +49,13 @@ abstract class Dialect {
      * is larger: a row's versions only grow, in the order its writes commit. Returns the version
      * written.
      */
-    abstract long upsertTimeout(TimeoutTable.Write write);
+    abstract long upsertTimeout(TimeoutWrite write);
 
     /**
      * As {@link #upsertTimeout} for each of {@code writes}, in one JDBC batch, in the caller's
      * transaction; returns nothing (the versions written are read back where they are needed).
      */
-    abstract void upsertTimeouts(List<TimeoutTable.Write> writes);
+    abstract void upsertTimeouts(List<TimeoutWrite> writes);
 
     /**
      * Deletes the row that {@code holder} runs, if it is still that version, still held by it and due
@@ -94,7 +63,7 @@ abstract class Dialect {
      * returning what was stored with it; empty when it was not. Locks the row until the transaction
      * ends, so a concurrent cancel waits and then finds nothing.
      */
-    abstract Optional<TimeoutTable.Stored> deleteForFiring(
+    abstract Optional<StoredData> deleteForFiring(
             String task, String key, long version, String holder, Long judgedNowMillis);
 
     /**
@@ -169,9 +138,16 @@ abstract class Dialect {
         return millis == null ? 0 : millis;
     }
 
-    /** What a query of the data columns finds: the data and trace context of its one row, if any. */
-    static Optional<TimeoutTable.Stored> stored(List<TimeoutTable.Stored> found) {
-        return found.stream().findFirst();
+    /**
+     * Runs {@code sql}, whose condition is {@link #heldAndDue}, with its arguments, and reads the data
+     * and trace context of the one row it returns, if any.
+     */
+    final Optional<StoredData> heldAndDueData(
+            String sql, String task, String key, long version, String holder, Long judgedNowMillis) {
+        return bounded
+                .query(sql, Rows.STORED_DATA, heldAndDueArguments(task, key, version, holder, judgedNowMillis))
+                .stream()
+                .findFirst();
     }
 
     /** Deletes the pending row of (task, key); its version, or empty when none was pending. */
@@ -193,7 +169,7 @@ abstract class Dialect {
      * as Java's clock truncates: a reading rounded up would put the database's clock up to half a
      * millisecond ahead, and deadlines would fire that much early): one
      * statement that renews the lease and reads the clock that judges it. Where the database has a
-     * {@link LifeLock} and the claim does not ask for it ({@link #holderAlive}), the same statement ends
+     * life lock and the claim does not ask for it ({@link #holderAlive}), the same statement ends
      * the lease of every other instance whose lock is free: it is dead (not where this instance keeps no
      * lock: {@link #keepNoLifeLock}).
      */
@@ -206,19 +182,19 @@ abstract class Dialect {
      * another transaction has locked (a concurrent claim, or a run): two instances never both take a
      * row, and a row running here is never taken again. Returns the rows taken.
      */
-    abstract List<TimeoutTable.Row> claim(
+    abstract List<PendingRow> claim(
             String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit);
 
     /**
-     * The statements of this database's {@link LifeLock}; null where it has none (H2, which is one
+     * The statements of this database's life lock; null where it has none (H2, which is one
      * instance: its lease alone counts).
      */
-    LifeLock.Statements lifeLock() {
+    LifeLockStatements lifeLock() {
         return null;
     }
 
     /**
-     * From now on this instance keeps no {@link LifeLock} (a transaction-pooling proxy is in between):
+     * From now on this instance keeps no life lock (a transaction-pooling proxy is in between):
      * its lease renewals write so in its lease row ({@code life_lock} false), so that the others judge
      * it by its lease alone, and it judges the others by their leases alone too, ending none by a lock.
      * For the rest of this timer's life.
@@ -227,7 +203,7 @@ abstract class Dialect {
         keepsLifeLock = false;
     }
 
-    /** Whether this instance keeps a {@link LifeLock}, where the database has one; see {@link #keepNoLifeLock}. */
+    /** Whether this instance keeps a life lock, where the database has one; see {@link #keepNoLifeLock}. */
     final boolean keepsLifeLock() {
         return keepsLifeLock;
     }
@@ -235,7 +211,7 @@ abstract class Dialect {
     /**
      * Where the claim asks the database whether the holder of a row is alive beyond its live lease:
      * the rest of the condition on instances row {@code i} (starting with {@code AND}), true while that
-     * instance's {@link LifeLock} is held; empty where the lease alone counts, or where the lease
+     * instance's life lock is held; empty where the lease alone counts, or where the lease
      * renewal looks at the locks instead ({@link #renewLeaseByDatabaseTime}).
      */
     String holderAlive(String i) {
@@ -243,7 +219,7 @@ abstract class Dialect {
     }
 
     /**
-     * An SQL expression, true while the {@link LifeLock} of the instance whose id is the column
+     * An SQL expression, true while the life lock of the instance whose id is the column
      * {@code instanceIdColumn} is held by some session; null where the database has none.
      */
     String lifeLockHeld(String instanceIdColumn) {
@@ -269,7 +245,7 @@ abstract class Dialect {
      * another transaction has locked; then their holder set, one batch. The lease subquery is a plain
      * read: a locking clause on the outer query does not lock (nor skip) the rows a subquery reads.
      */
-    final List<TimeoutTable.Row> lockThenHold(
+    final List<PendingRow> lockThenHold(
             String limitClause,
             String instance,
             long dueBefore,
@@ -277,10 +253,10 @@ abstract class Dialect {
             long healBefore,
             List<String> tasks,
             int limit) {
-        String select = "SELECT " + TimeoutTable.columns("c") + " FROM " + table + " c WHERE "
-                + claimable("c", tasks.size()) + " ORDER BY c.due_at " + limitClause + " FOR UPDATE SKIP LOCKED";
-        List<TimeoutTable.Row> locked = bounded.query(
-                select, TimeoutTable.ROW, claimArguments(dueBefore, instance, healBefore, now, tasks, limit));
+        String select = "SELECT " + Rows.columns("c") + " FROM " + table + " c WHERE " + claimable("c", tasks.size())
+                + " ORDER BY c.due_at " + limitClause + " FOR UPDATE SKIP LOCKED";
+        List<PendingRow> locked =
+                bounded.query(select, Rows.PENDING, claimArguments(dueBefore, instance, healBefore, now, tasks, limit));
         if (!locked.isEmpty()) {
             bounded.batchUpdate(
                     "UPDATE " + table + " SET holder = ? WHERE task = ? AND timeout_key = ?",

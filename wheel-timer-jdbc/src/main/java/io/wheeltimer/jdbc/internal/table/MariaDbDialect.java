@@ -1,4 +1,4 @@
-package io.wheeltimer.jdbc;
+package io.wheeltimer.jdbc.internal.table;
 
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -32,11 +32,7 @@ final class MariaDbDialect extends MySqlDialect {
 
     /** One statement, where MySQL needs a locking read first. */
     @Override
-    Optional<TimeoutTable.Stored> deleteForFiring(
-            String task, String key, long version, String holder, Long judgedNowMillis) {
-        return stored(bounded.query(
-                deleteForFiring,
-                TimeoutTable.STORED,
-                heldAndDueArguments(task, key, version, holder, judgedNowMillis)));
+    Optional<StoredData> deleteForFiring(String task, String key, long version, String holder, Long judgedNowMillis) {
+        return heldAndDueData(deleteForFiring, task, key, version, holder, judgedNowMillis);
     }
 }

@@ -1,7 +1,9 @@
-package io.wheeltimer.jdbc;
+package io.wheeltimer.jdbc.internal.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.wheeltimer.jdbc.DurableFixture;
+import io.wheeltimer.jdbc.TestDatabase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +37,7 @@ class DialectTest {
                 jdbc.execute((ConnectionCallback<String>) c -> c.getMetaData().getDatabaseProductName());
 
         assertThat(product).isEqualTo(PRODUCT_NAMES.get(database));
-        assertThat(Dialect.of(product, jdbc, jdbc, "t"))
+        assertThat(Dialects.of(product, jdbc, jdbc, "t"))
                 .hasValueSatisfying(dialect -> assertThat(dialect.scripts()).isEqualTo(database.scripts()));
     }
 
@@ -60,7 +62,7 @@ class DialectTest {
                     List<Long> versions = new ArrayList<>();
                     for (int i = 0; i < upsertsEach; i++) {
                         versions.add(fixture.transactions.execute(status -> dialect.upsertTimeout(
-                                new TimeoutTable.Write("task", "one-key", 1_000L, null, 1L, null, null))));
+                                new TimeoutWrite("task", "one-key", 1_000L, null, 1L, null, null))));
                     }
                     return versions;
                 }));
@@ -178,17 +180,17 @@ class DialectTest {
 
     /** The dialect of {@code database}, on the fixture's table. */
     private static Dialect dialectOf(TestDatabase database, DurableFixture fixture) {
-        return Dialect.of(PRODUCT_NAMES.get(database), fixture.jdbc, fixture.jdbc, fixture.table)
+        return Dialects.of(PRODUCT_NAMES.get(database), fixture.jdbc, fixture.jdbc, fixture.table)
                 .orElseThrow();
     }
 
     @Test
     void anotherProductHasNoDialect() {
         JdbcTemplate jdbc = new JdbcTemplate();
-        assertThat(Dialect.of("Oracle", jdbc, jdbc, "t")).isEmpty();
-        assertThat(Dialect.of("mariadb", jdbc, jdbc, "t"))
+        assertThat(Dialects.of("Oracle", jdbc, jdbc, "t")).isEmpty();
+        assertThat(Dialects.of("mariadb", jdbc, jdbc, "t"))
                 .as("the name as the driver spells it")
                 .isEmpty();
-        assertThat(Dialect.SUPPORTED).isEqualTo("H2, PostgreSQL, MariaDB and MySQL");
+        assertThat(Dialects.SUPPORTED).isEqualTo("H2, PostgreSQL, MariaDB and MySQL");
     }
 }

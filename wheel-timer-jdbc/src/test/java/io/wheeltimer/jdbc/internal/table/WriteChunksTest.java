@@ -1,4 +1,4 @@
-package io.wheeltimer.jdbc;
+package io.wheeltimer.jdbc.internal.table;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
  */
 class WriteChunksTest {
 
-    private static TimeoutTable.Write row(String key, String data) {
-        return new TimeoutTable.Write("task", key, 0, null, 1, data, null);
+    private static TimeoutWrite row(String key, String data) {
+        return new TimeoutWrite("task", key, 0, null, 1, data, null);
     }
 
-    private static List<TimeoutTable.Write> rows(int count, String data) {
+    private static List<TimeoutWrite> rows(int count, String data) {
         return IntStream.range(0, count).mapToObj(i -> row("k" + i, data)).toList();
     }
 
@@ -33,12 +33,12 @@ class WriteChunksTest {
 
     @Test
     void chunksHoldAtMostTheRowsAndTheBytesGiven() {
-        List<TimeoutTable.Write> small = rows(1_001, "x");
+        List<TimeoutWrite> small = rows(1_001, "x");
         assertThat(WriteChunks.of(small, 500, Long.MAX_VALUE))
                 .extracting(List::size)
                 .containsExactly(500, 500, 1);
 
-        List<TimeoutTable.Write> large = rows(10, "x".repeat(1000));
+        List<TimeoutWrite> large = rows(10, "x".repeat(1000));
         long each = WriteChunks.maxBytes(large.get(0));
         assertThat(WriteChunks.of(large, 500, 3 * each)).extracting(List::size).containsExactly(3, 3, 3, 1);
         assertThat(WriteChunks.of(large, 500, 3 * each - 1))
@@ -48,10 +48,9 @@ class WriteChunksTest {
 
     @Test
     void aRowAboveTheBoundGoesAloneAndEveryRowIsKeptInOrder() {
-        List<TimeoutTable.Write> writes =
-                List.of(row("a", "x"), row("b", "y".repeat(10_000)), row("c", "z"), row("d", "z"));
+        List<TimeoutWrite> writes = List.of(row("a", "x"), row("b", "y".repeat(10_000)), row("c", "z"), row("d", "z"));
 
-        List<List<TimeoutTable.Write>> chunks = WriteChunks.of(writes, 500, 1_000);
+        List<List<TimeoutWrite>> chunks = WriteChunks.of(writes, 500, 1_000);
 
         assertThat(chunks).extracting(List::size).containsExactly(1, 1, 2);
         assertThat(chunks.stream().flatMap(List::stream).toList()).isEqualTo(writes);

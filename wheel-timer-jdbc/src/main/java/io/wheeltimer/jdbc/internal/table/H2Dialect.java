@@ -1,4 +1,4 @@
-package io.wheeltimer.jdbc;
+package io.wheeltimer.jdbc.internal.table;
 
 import java.sql.SQLException;
 import java.util.List;
@@ -73,7 +73,7 @@ final class H2Dialect extends Dialect {
     }
 
     @Override
-    long upsertTimeout(TimeoutTable.Write write) {
+    long upsertTimeout(TimeoutWrite write) {
         return waitingForLocks(() -> {
             try {
                 return merge(write);
@@ -83,28 +83,24 @@ final class H2Dialect extends Dialect {
         });
     }
 
-    private long merge(TimeoutTable.Write w) {
+    private long merge(TimeoutWrite w) {
         Long written = calls.queryForObject(upsertTimeout, Long.class, arguments(w));
         return written == null ? w.version() : written;
     }
 
     @Override
-    void upsertTimeouts(List<TimeoutTable.Write> writes) {
+    void upsertTimeouts(List<TimeoutWrite> writes) {
         waitingForLocks(() -> calls.batchUpdate(
                 merge, writes.stream().map(H2Dialect::arguments).toList()));
     }
 
-    private static Object[] arguments(TimeoutTable.Write w) {
+    private static Object[] arguments(TimeoutWrite w) {
         return new Object[] {w.task(), w.key(), w.deadline(), w.holder(), w.version(), w.data(), w.traceContext()};
     }
 
     @Override
-    Optional<TimeoutTable.Stored> deleteForFiring(
-            String task, String key, long version, String holder, Long judgedNowMillis) {
-        return stored(bounded.query(
-                deleteForFiring,
-                TimeoutTable.STORED,
-                heldAndDueArguments(task, key, version, holder, judgedNowMillis)));
+    Optional<StoredData> deleteForFiring(String task, String key, long version, String holder, Long judgedNowMillis) {
+        return heldAndDueData(deleteForFiring, task, key, version, holder, judgedNowMillis);
     }
 
     /**
@@ -146,8 +142,7 @@ final class H2Dialect extends Dialect {
 
     /** A locking read that skips locked rows, then the holder set: {@link #lockThenHold}. */
     @Override
-    List<TimeoutTable.Row> claim(
-            String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
+    List<PendingRow> claim(String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
         return lockThenHold("FETCH FIRST ? ROWS ONLY", instance, dueBefore, now, healBefore, tasks, limit);
     }
 

@@ -1,4 +1,4 @@
-package io.wheeltimer.jdbc;
+package io.wheeltimer.jdbc.internal.table;
 
 import java.util.List;
 import java.util.Locale;
@@ -7,7 +7,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * PostgreSQL: {@code INSERT ... ON CONFLICT ... RETURNING}, {@code DELETE ... RETURNING}, and a claim in
- * one statement. The {@link LifeLock} is a session advisory lock whose two keys are the first 64 bits of
+ * one statement. The life lock is a session advisory lock whose two keys are the first 64 bits of
  * the md5 of {@code table/instance id}; the lease renewal ends the lease of every other instance whose
  * lock no session holds ({@code pg_locks}), in the same statement: except those whose lease row says
  * they keep no lock ({@code life_lock} false), and not at all where this instance keeps none itself
@@ -25,7 +25,7 @@ final class PostgresDialect extends Dialect {
     private final String renewLeaseByDatabaseTime;
     private final String upsertLeaseAlone;
     private final String renewLeaseAlone;
-    private final LifeLock.Statements lifeLock;
+    private final LifeLockStatements lifeLock;
 
     PostgresDialect(JdbcTemplate calls, JdbcTemplate bounded, String table) {
         super(calls, bounded, table);
@@ -71,7 +71,7 @@ final class PostgresDialect extends Dialect {
                 + " RETURNING lease_until";
         this.renewLeaseByDatabaseTime = endDeadLeases + renewLeaseAlone;
         String myKeys = "(" + keys("CAST(? AS text)") + ") k";
-        this.lifeLock = new LifeLock.Statements(
+        this.lifeLock = new LifeLockStatements(
                 "SELECT pg_try_advisory_lock(k.k1, k.k2), pg_backend_pid() FROM " + myKeys,
                 "SELECT pg_advisory_unlock(k.k1, k.k2) FROM " + myKeys,
                 "SELECT EXISTS (SELECT 1 FROM pg_locks l WHERE " + lockOf("k") + " AND l.pid = pg_backend_pid()),"
@@ -123,18 +123,18 @@ final class PostgresDialect extends Dialect {
     }
 
     @Override
-    LifeLock.Statements lifeLock() {
+    LifeLockStatements lifeLock() {
         return lifeLock;
     }
 
     @Override
-    long upsertTimeout(TimeoutTable.Write w) {
+    long upsertTimeout(TimeoutWrite w) {
         Long written = calls.queryForObject(upsertTimeout, Long.class, arguments(w));
         return written == null ? w.version() : written;
     }
 
     @Override
-    void upsertTimeouts(List<TimeoutTable.Write> writes) {
+    void upsertTimeouts(List<TimeoutWrite> writes) {
         int n = writes.size();
         String[] tasks = new String[n];
         String[] keys = new String[n];
@@ -144,7 +144,7 @@ final class PostgresDialect extends Dialect {
         String[] data = new String[n];
         String[] contexts = new String[n];
         for (int i = 0; i < n; i++) {
-            TimeoutTable.Write w = writes.get(i);
+            TimeoutWrite w = writes.get(i);
             tasks[i] = w.task();
             keys[i] = w.key();
             deadlines[i] = w.deadline();
@@ -165,19 +165,15 @@ final class PostgresDialect extends Dialect {
         });
     }
 
-    private static Object[] arguments(TimeoutTable.Write w) {
+    private static Object[] arguments(TimeoutWrite w) {
         return new Object[] {
             w.task(), w.key(), w.deadline(), w.deadline(), w.holder(), w.version(), w.data(), w.traceContext()
         };
     }
 
     @Override
-    Optional<TimeoutTable.Stored> deleteForFiring(
-            String task, String key, long version, String holder, Long judgedNowMillis) {
-        return stored(bounded.query(
-                deleteForFiring,
-                TimeoutTable.STORED,
-                heldAndDueArguments(task, key, version, holder, judgedNowMillis)));
+    Optional<StoredData> deleteForFiring(String task, String key, long version, String holder, Long judgedNowMillis) {
+        return heldAndDueData(deleteForFiring, task, key, version, holder, judgedNowMillis);
     }
 
     @Override
@@ -212,15 +208,14 @@ final class PostgresDialect extends Dialect {
      * or a run has locked to it; the update sets the holder and returns the rows taken.
      */
     @Override
-    List<TimeoutTable.Row> claim(
-            String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
+    List<PendingRow> claim(String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
         String claim = "WITH due AS (SELECT c.task, c.timeout_key FROM " + table + " c WHERE "
                 + claimable("c", tasks.size())
                 + " ORDER BY c.due_at LIMIT ? FOR UPDATE SKIP LOCKED)"
                 + " UPDATE " + table + " t SET holder = ? FROM due"
                 + " WHERE t.task = due.task AND t.timeout_key = due.timeout_key"
-                + " RETURNING " + TimeoutTable.columns("t");
+                + " RETURNING " + Rows.columns("t");
         return bounded.query(
-                claim, TimeoutTable.ROW, claimArguments(dueBefore, instance, healBefore, now, tasks, limit, instance));
+                claim, Rows.PENDING, claimArguments(dueBefore, instance, healBefore, now, tasks, limit, instance));
     }
 }

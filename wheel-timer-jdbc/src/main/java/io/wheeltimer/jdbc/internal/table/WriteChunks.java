@@ -1,4 +1,4 @@
-package io.wheeltimer.jdbc;
+package io.wheeltimer.jdbc.internal.table;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +23,8 @@ final class WriteChunks {
      * {@code writes} in order, cut into chunks of at most {@code maxRows} rows whose {@link #maxBytes}
      * sum to at most {@code maxBytesPerChunk}; a row above that alone makes a chunk.
      */
-    static List<List<TimeoutTable.Write>> of(List<TimeoutTable.Write> writes, int maxRows, long maxBytesPerChunk) {
-        List<List<TimeoutTable.Write>> chunks = new ArrayList<>();
+    static List<List<TimeoutWrite>> of(List<TimeoutWrite> writes, int maxRows, long maxBytesPerChunk) {
+        List<List<TimeoutWrite>> chunks = new ArrayList<>();
         int from = 0;
         long bytes = 0;
         for (int i = 0; i < writes.size(); i++) {
@@ -47,7 +47,7 @@ final class WriteChunks {
      * sends values as literals escapes each quote and backslash with a second byte; a character of two
      * or more bytes is never escaped), and {@link #ROW_OVERHEAD_BYTES}.
      */
-    static long maxBytes(TimeoutTable.Write write) {
+    static long maxBytes(TimeoutWrite write) {
         return ROW_OVERHEAD_BYTES
                 + 2
                         * (utf8(write.task())
@@ -58,6 +58,6 @@ final class WriteChunks {
     }
 
     private static long utf8(String text) {
-        return text == null ? 0 : TimeoutData.utf8Length(text);
+        return text == null ? 0 : StorableText.utf8Length(text);
     }
 }

@@ -1,6 +1,7 @@
-package io.wheeltimer.jdbc;
+package io.wheeltimer.jdbc.internal.table;
 
-import java.time.Instant;
+import io.wheeltimer.jdbc.DurableTimeout;
+import io.wheeltimer.jdbc.FailedTimeout;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -9,7 +10,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.RowMapper;
 
 /**
  * The statements on the whole table that an application or an operator runs, beside the timer's own
@@ -26,53 +26,13 @@ import org.springframework.jdbc.core.RowMapper;
  */
 final class TimeoutQueries {
 
-    /** A row made pending again by {@link #retry}: the version written and its scheduled deadline. */
-    record Retried(long version, long deadline) {}
+    private static final Comparator<WholeRow> SOONEST =
+            Comparator.comparing(WholeRow::dueAt).thenComparing(WholeRow::task).thenComparing(WholeRow::key);
 
-    /** A row read with everything an application or an operator sees. */
-    record Stored(
-            String task,
-            String key,
-            long deadline,
-            Long dueAt,
-            int attempts,
-            String data,
-            Long failedAt,
-            String lastError) {
-
-        /** As a pending timeout: its next run's number. */
-        DurableTimeout pending() {
-            return new DurableTimeout(task, key, Instant.ofEpochMilli(deadline), data, attempts + 1);
-        }
-
-        /** As a given-up timeout: its last run's number. */
-        FailedTimeout failed() {
-            return new FailedTimeout(
-                    new DurableTimeout(task, key, Instant.ofEpochMilli(deadline), data, Math.max(1, attempts)),
-                    Instant.ofEpochMilli(failedAt),
-                    lastError);
-        }
-    }
-
-    private static final String COLUMNS = "task, timeout_key, deadline, due_at, attempts, data, failed_at, last_error";
-
-    private static final RowMapper<Stored> STORED = (rs, i) -> new Stored(
-            rs.getString("task"),
-            rs.getString("timeout_key"),
-            rs.getLong("deadline"),
-            rs.getObject("due_at") == null ? null : rs.getLong("due_at"),
-            rs.getInt("attempts"),
-            rs.getString("data"),
-            rs.getObject("failed_at") == null ? null : rs.getLong("failed_at"),
-            rs.getString("last_error"));
-
-    private static final Comparator<Stored> SOONEST =
-            Comparator.comparing(Stored::dueAt).thenComparing(Stored::task).thenComparing(Stored::key);
-
-    private static final Comparator<Stored> LATEST_FAILURE = Comparator.comparing(Stored::failedAt)
+    private static final Comparator<WholeRow> LATEST_FAILURE = Comparator.comparing(WholeRow::failedAt)
             .reversed()
-            .thenComparing(Stored::task)
-            .thenComparing(Stored::key);
+            .thenComparing(WholeRow::task)
+            .thenComparing(WholeRow::key);
 
     private final JdbcTemplate calls;
     private final JdbcTemplate bounded;
@@ -91,7 +51,7 @@ final class TimeoutQueries {
         this.calls = dialect.calls;
         this.bounded = dialect.bounded;
         String table = dialect.table;
-        String select = "SELECT " + COLUMNS + " FROM " + table;
+        String select = "SELECT " + Rows.WHOLE_COLUMNS + " FROM " + table;
         String row = " WHERE task = ? AND timeout_key = ?";
         this.findPending = select + row + " AND failed_at IS NULL";
         this.findFailed = select + row + " AND failed_at IS NOT NULL";
@@ -101,9 +61,7 @@ final class TimeoutQueries {
         this.failedPage =
                 select + " WHERE task = ? AND failed_at IS NOT NULL ORDER BY failed_at DESC, timeout_key LIMIT ?";
         // A loose scan: the next task after the last one found, one probe of the primary key each.
-        this.tasks = "WITH RECURSIVE found (task) AS (SELECT MIN(task) FROM " + table
-                + " UNION ALL SELECT (SELECT MIN(n.task) FROM " + table + " n WHERE n.task > found.task)"
-                + " FROM found WHERE found.task IS NOT NULL) SELECT task FROM found WHERE task IS NOT NULL";
+        this.tasks = tasksFound(table) + " SELECT task FROM found WHERE task IS NOT NULL";
         this.retry = "UPDATE " + table + " SET failed_at = NULL, last_error = NULL, attempts = 0, due_at = ?,"
                 + " holder = ?, version = GREATEST(version + 1, ?)" + row + " AND failed_at IS NOT NULL";
         this.version = "SELECT version, deadline FROM " + table + row;
@@ -113,27 +71,41 @@ final class TimeoutQueries {
         this.deleteVersion = "DELETE FROM " + table + row + " AND version = ? AND failed_at IS NULL";
     }
 
+    /**
+     * A loose scan of the primary key of {@code table}: the common table {@code found (task)}, each task
+     * in the table found by one index probe for the next after the last, then a null.
+     */
+    static String tasksFound(String table) {
+        return "WITH RECURSIVE found (task) AS (SELECT MIN(task) FROM " + table
+                + " UNION ALL SELECT (SELECT MIN(n.task) FROM " + table + " n WHERE n.task > found.task)"
+                + " FROM found WHERE found.task IS NOT NULL)";
+    }
+
     /** The pending timeout of (task, key), with its data, if any. */
     Optional<DurableTimeout> findPending(String task, String key) {
-        return calls.query(findPending, STORED, task, key).stream().findFirst().map(Stored::pending);
+        return calls.query(findPending, Rows.WHOLE, task, key).stream()
+                .findFirst()
+                .map(WholeRow::timeout);
     }
 
     /** The given-up timeout of (task, key), if any. */
     Optional<FailedTimeout> findFailed(String task, String key) {
-        return calls.query(findFailed, STORED, task, key).stream().findFirst().map(Stored::failed);
+        return calls.query(findFailed, Rows.WHOLE, task, key).stream()
+                .findFirst()
+                .map(WholeRow::failed);
     }
 
     /** At most {@code limit} pending timeouts of {@code task} (null: every task), soonest first. */
     List<DurableTimeout> pending(String task, int limit) {
         return page(pendingPage, SOONEST, task, limit).stream()
-                .map(Stored::pending)
+                .map(WholeRow::timeout)
                 .toList();
     }
 
     /** At most {@code limit} given-up timeouts of {@code task} (null: every task), latest failure first. */
     List<FailedTimeout> failed(String task, int limit) {
         return page(failedPage, LATEST_FAILURE, task, limit).stream()
-                .map(Stored::failed)
+                .map(WholeRow::failed)
                 .toList();
     }
 
@@ -154,13 +126,13 @@ final class TimeoutQueries {
         return counts;
     }
 
-    private List<Stored> page(String sql, Comparator<Stored> order, String task, int limit) {
+    private List<WholeRow> page(String sql, Comparator<WholeRow> order, String task, int limit) {
         if (task != null) {
-            return calls.query(sql, STORED, task, limit);
+            return calls.query(sql, Rows.WHOLE, task, limit);
         }
-        List<Stored> all = new ArrayList<>();
+        List<WholeRow> all = new ArrayList<>();
         for (String each : calls.queryForList(tasks, String.class)) {
-            all.addAll(calls.query(sql, STORED, each, limit));
+            all.addAll(calls.query(sql, Rows.WHOLE, each, limit));
         }
         all.sort(order);
         return all.size() > limit ? List.copyOf(all.subList(0, limit)) : all;
@@ -172,11 +144,11 @@ final class TimeoutQueries {
      * the version written and the deadline, or empty when no given-up row was there. Two statements:
      * run it in a transaction.
      */
-    Optional<Retried> retry(String task, String key, long dueAt, String holder, long version) {
+    Optional<RetriedRow> retry(String task, String key, long dueAt, String holder, long version) {
         if (calls.update(retry, dueAt, holder, version, task, key) != 1) {
             return Optional.empty();
         }
-        return calls.query(this.version, (rs, i) -> new Retried(rs.getLong(1), rs.getLong(2)), task, key).stream()
+        return calls.query(this.version, (rs, i) -> new RetriedRow(rs.getLong(1), rs.getLong(2)), task, key).stream()
                 .findFirst();
     }
 
