@@ -68,7 +68,7 @@ durable_section() {
             done
         done
         # A sustained load on 1, 2 and 4 instances (JVMs) sharing the database, the rate raised step by
-        # step (RATES, SECONDS): the durable timer and db-scheduler tuned. Up to about 12 minutes each.
+        # step (RATES, WINDOW_SECONDS): the durable timer and db-scheduler tuned. Up to about 12 minutes each.
         for instances in 1 2 4; do
             for contender in DURABLE DB_SCHEDULER_TUNED; do
                 echo "== durable $database sustained-$instances $contender"

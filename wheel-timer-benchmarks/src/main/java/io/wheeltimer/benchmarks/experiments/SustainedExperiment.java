@@ -33,7 +33,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * whose p99 passes {@value #P99_LIMIT_MILLIS} ms or that lost or repeated anything.
  *
  * <p>The environment sets the series ({@code RATES}, timeouts a second across all instances, default
- * {@value #DEFAULT_RATES}) and the window ({@code SECONDS}); {@code QUICK=1} a smoke run of 5 s at 200
+ * {@value #DEFAULT_RATES}) and the window ({@code WINDOW_SECONDS}); {@code QUICK=1} a smoke run of 5 s at 200
  * and 400 a second. The instances reach the database through
  * HikariCP pools of {@value DurableExperiments#POOL_SIZE} connections each, as in {@link DurableExperiments}.
  */
@@ -63,7 +63,7 @@ public final class SustainedExperiment {
         DurableDatabase database = DurableDatabase.of(args.length > 2 ? args[2] : "postgresql");
         boolean quick = "1".equals(System.getenv("QUICK")); // a smoke run: numbers meaningless
         int seconds = Integer.parseInt(
-                System.getenv().getOrDefault("SECONDS", quick ? "5" : String.valueOf(DEFAULT_SECONDS)));
+                System.getenv().getOrDefault("WINDOW_SECONDS", quick ? "5" : String.valueOf(DEFAULT_SECONDS)));
         List<Integer> rates = Arrays.stream(System.getenv()
                         .getOrDefault("RATES", quick ? "200,400" : DEFAULT_RATES)
                         .split(","))
