@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.stream.Collectors;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -46,10 +45,8 @@ public final class DatabaseLimitExperiment {
         result.put("database", database.id());
         result.put("threads", threads);
         try (DurableDatabase.Server server = database.start();
-                HikariDataSource pool = new HikariDataSource()) {
-            pool.setJdbcUrl(server.createDatabase("bench_limit"));
-            pool.setUsername(server.username());
-            pool.setMaximumPoolSize(threads);
+                HikariDataSource pool =
+                        SustainedExperiment.pool(server.createDatabase("bench_limit"), server.username())) {
             JdbcTemplate jdbc = new JdbcTemplate(pool);
             database.tableStatements(DurableContender.DURABLE).forEach(jdbc::execute);
             LongAdder pairs = new LongAdder();
@@ -91,10 +88,7 @@ public final class DatabaseLimitExperiment {
             result.put("pairs", measured);
             result.put("pairsPerSecond", Math.round(measured / seconds));
         }
-        System.out.println(result.entrySet().stream()
-                .map(e -> "\"" + e.getKey() + "\":"
-                        + (e.getValue() instanceof String s ? "\"" + s + "\"" : String.valueOf(e.getValue())))
-                .collect(Collectors.joining(",", "{", "}")));
+        System.out.println(SustainedExperiment.json(result));
     }
 
     /** A schedule (one insert in auto-commit), then a run (a transaction that deletes the row by its key). */

@@ -196,7 +196,8 @@ public final class SustainedExperiment {
                 : sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
     }
 
-    private static HikariDataSource pool(String url, String username) {
+    /** A pool of {@value DurableExperiments#POOL_SIZE} connections to {@code url}, as every contender gets. */
+    static HikariDataSource pool(String url, String username) {
         HikariDataSource pool = new HikariDataSource();
         pool.setJdbcUrl(url);
         pool.setUsername(username);
@@ -204,7 +205,8 @@ public final class SustainedExperiment {
         return pool;
     }
 
-    private static String json(Map<String, Object> line) {
+    /** {@code line} as one JSON object on one line (strings quoted, numbers and booleans as they are). */
+    static String json(Map<String, Object> line) {
         return line.entrySet().stream()
                 .map(e -> "\"" + e.getKey() + "\":"
                         + (e.getValue() instanceof String s ? "\"" + s + "\"" : String.valueOf(e.getValue())))
