@@ -238,25 +238,8 @@ abstract class Dialect {
                 + String.join(", ", Collections.nCopies(taskCount, "?")) + ")";
     }
 
-    /**
-     * The claim where no {@code UPDATE} can read its own rows with {@code SKIP LOCKED} (H2, MySQL,
-     * MariaDB): a locking read of the claimable rows, soonest first, at most {@code limit} by
-     * {@code limitClause} (this database's way of bounding the rows, one parameter), skipping those
-     * another transaction has locked; then their holder set, one batch. The lease subquery is a plain
-     * read: a locking clause on the outer query does not lock (nor skip) the rows a subquery reads.
-     */
-    final List<PendingRow> lockThenHold(
-            String limitClause,
-            String instance,
-            long dueBefore,
-            long now,
-            long healBefore,
-            List<String> tasks,
-            int limit) {
-        String select = "SELECT " + Rows.columns("c") + " FROM " + table + " c WHERE " + claimable("c", tasks.size())
-                + " ORDER BY c.due_at " + limitClause + " FOR UPDATE SKIP LOCKED";
-        List<PendingRow> locked =
-                bounded.query(select, Rows.PENDING, claimArguments(dueBefore, instance, healBefore, now, tasks, limit));
+    /** Sets {@code instance} as the holder of the {@code locked} rows, one batch; returns them. */
+    final List<PendingRow> hold(String instance, List<PendingRow> locked) {
         if (!locked.isEmpty()) {
             bounded.batchUpdate(
                     "UPDATE " + table + " SET holder = ? WHERE task = ? AND timeout_key = ?",

@@ -140,10 +140,20 @@ final class H2Dialect extends Dialect {
         bounded.update(upsertLease, instance, leaseUntil);
     }
 
-    /** A locking read that skips locked rows, then the holder set: {@link #lockThenHold}. */
+    /**
+     * H2 lets no {@code UPDATE} read its own rows with {@code SKIP LOCKED}: a locking read of the
+     * claimable rows, soonest first, skipping those another transaction has locked (H2 locks only the
+     * rows it returns); then their holder set, one batch. The lease subquery is a plain read: a locking
+     * clause on the outer query does not lock (nor skip) the rows a subquery reads.
+     */
     @Override
     List<PendingRow> claim(String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
-        return lockThenHold("FETCH FIRST ? ROWS ONLY", instance, dueBefore, now, healBefore, tasks, limit);
+        String select = "SELECT " + Rows.columns("c") + " FROM " + table + " c WHERE " + claimable("c", tasks.size())
+                + " ORDER BY c.due_at FETCH FIRST ? ROWS ONLY FOR UPDATE SKIP LOCKED";
+        return hold(
+                instance,
+                bounded.query(
+                        select, Rows.PENDING, claimArguments(dueBefore, instance, healBefore, now, tasks, limit)));
     }
 
     /** Runs {@code call} again while it times out on a lock, for up to ten minutes. */

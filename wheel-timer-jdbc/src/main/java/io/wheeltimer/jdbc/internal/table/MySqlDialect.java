@@ -2,18 +2,24 @@ package io.wheeltimer.jdbc.internal.table;
 
 import java.sql.PreparedStatement;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 
 /**
  * MySQL 8.0+, and MariaDB 10.6+ reached through MySQL Connector/J (which names it "MySQL"): only what
  * both databases understand, so this runs on either. {@code INSERT ... ON DUPLICATE KEY UPDATE}, which
  * returns nothing: the version written is read back through {@code LAST_INSERT_ID(expr)}. A delete that
- * first locks the row it reads. Claims and the release in two statements, the rows locked by a
+ * first locks the row it reads. The release in two statements, the rows locked by a
  * {@code SELECT ... FOR UPDATE SKIP LOCKED} first (neither database lets an {@code UPDATE} read its own
- * table in a subquery).
+ * table in a subquery); the claim in three, a plain read finding the rows before that locking read
+ * takes them by key ({@link #claim}).
  *
  * <p>InnoDB's locking reads read the newest committed row, whatever the isolation level, and hold it
  * locked to the end of the transaction: each read-then-write below acts on what it read. Under
@@ -305,9 +311,38 @@ class MySqlDialect extends Dialect {
         return leaseUntil.longValue() - leaseMillis;
     }
 
-    /** A locking read that skips locked rows, then the holder set: {@link #lockThenHold}. */
+    /**
+     * A plain read finds the claimable rows, soonest first; a locking read by their keys takes those
+     * still claimable, skipping the locked ones; then the holder set. In one locking read, InnoDB
+     * would lock every row it scans on its way through the due index (the rows due soon that this or
+     * another live instance holds among them) and, under {@code REPEATABLE READ}, keep them locked
+     * until the claim commits: each run of one of them would wait for the claim. Here the locking read
+     * reaches the rows by their primary key, and the condition is judged again on what it locked.
+     */
     @Override
     List<PendingRow> claim(String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
-        return lockThenHold("LIMIT ?", instance, dueBefore, now, healBefore, tasks, limit);
+        Map<String, List<String>> keysByTask = new LinkedHashMap<>();
+        bounded.query(
+                "SELECT c.task, c.timeout_key FROM " + table + " c WHERE " + claimable("c", tasks.size())
+                        + " ORDER BY c.due_at LIMIT ?",
+                (RowCallbackHandler) rs -> keysByTask
+                        .computeIfAbsent(rs.getString(1), t -> new ArrayList<>())
+                        .add(rs.getString(2)),
+                claimArguments(dueBefore, instance, healBefore, now, tasks, limit));
+        if (keysByTask.isEmpty()) {
+            return List.of();
+        }
+        List<Object> arguments = new ArrayList<>(2 * limit + tasks.size() + 4);
+        List<String> byKey = new ArrayList<>(keysByTask.size());
+        keysByTask.forEach((task, keys) -> {
+            byKey.add("(c.task = ? AND c.timeout_key IN (" + String.join(", ", Collections.nCopies(keys.size(), "?"))
+                    + "))");
+            arguments.add(task);
+            arguments.addAll(keys);
+        });
+        Collections.addAll(arguments, claimArguments(dueBefore, instance, healBefore, now, tasks));
+        String lock = "SELECT " + Rows.columns("c") + " FROM " + table + " c WHERE (" + String.join(" OR ", byKey)
+                + ") AND " + claimable("c", tasks.size()) + " FOR UPDATE SKIP LOCKED";
+        return hold(instance, bounded.query(lock, Rows.PENDING, arguments.toArray()));
     }
 }
