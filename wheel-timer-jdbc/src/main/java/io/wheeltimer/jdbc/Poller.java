@@ -1,5 +1,6 @@
 package io.wheeltimer.jdbc;
 
+import io.wheeltimer.jdbc.internal.table.Claim;
 import io.wheeltimer.jdbc.internal.table.HeldVersion;
 import io.wheeltimer.jdbc.internal.table.PendingRow;
 import io.wheeltimer.jdbc.internal.table.TimeoutTable;
@@ -257,10 +258,10 @@ final class Poller {
             long healBefore =
                     first || lapsed ? dueBefore : now - settings.pollInterval().toMillis();
             int claimLimit = limit;
-            List<PendingRow> claimed = context.transactions()
+            Claim claim = context.transactions()
                     .joinedOrOwn(status -> t.claim(instanceId, dueBefore, now, healBefore, claimLimit));
             firstClaimDone = true;
-            for (PendingRow row : claimed) {
+            for (PendingRow row : claim.taken()) {
                 if (!firing.isBusy(row.task(), row.key())) {
                     armed.arm(
                             new DurableTimeout(row.task(), row.key(), Instant.ofEpochMilli(row.deadline())),
@@ -271,7 +272,7 @@ final class Poller {
             }
             succeeded();
             housekeeping.afterClaim(t, now);
-            return cutByBackpressure || (claimLimit > 0 && claimed.size() >= claimLimit);
+            return cutByBackpressure || claim.full();
         } catch (VirtualMachineError e) {
             failedPollsInARow++;
             throw e;

@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.testsupport.CountingDataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
  * What each operation on one timeout sends to the database, on the thread that does it: the
@@ -23,8 +27,55 @@ class StatementsPerTimeoutTest extends OnEachDatabase {
 
     @Test
     void scheduleFireAndCancelSendWhatTheDesignGuideLists() {
+        Sent[] sent = scheduleCancelAndFire(database.dataSource());
+        Sent schedule = sent[0];
+        Sent cancel = sent[1];
+        Sent fire = sent[2];
+        // One statement in auto-commit, except MySQL's cancel, which reads the version it then deletes.
+        assertThat(schedule.statements()).as("schedule: %s", schedule).hasSize(1);
+        assertThat(schedule.transactionCalls()).as("schedule: %s", schedule).isEmpty();
+        assertThat(cancel.statements()).as("cancel: %s", cancel).hasSize(database == TestDatabase.MYSQL ? 2 : 1);
+        assertThat(cancel.transactionCalls()).as("cancel: %s", cancel).isEmpty();
+        // A transaction of its own around the handler: the run's delete (MySQL: a locking read, then
+        // the delete), and what the handler writes (here nothing).
+        assertThat(fire.statements()).as("fire: %s", fire).hasSize(database == TestDatabase.MYSQL ? 2 : 1);
+        assertThat(fire.transactionCalls())
+                .as("fire: %s", fire)
+                .containsExactly("AUTOCOMMIT false", "COMMIT", "AUTOCOMMIT true");
+    }
+
+    /**
+     * On a pool whose connections come with auto-commit off, the run's transaction switches nothing:
+     * its statements and one commit (on MariaDB and MySQL two round trips fewer, each switch being a
+     * statement there). Schedule and cancel, outside any transaction, each commit their own.
+     */
+    @Test
+    void onAPoolWithAutoCommitOffNothingIsSwitched() {
+        DataSource pool = database.dataSource();
+        DataSource autoCommitOff = new DelegatingDataSource(pool) {
+            @Override
+            public Connection getConnection() throws SQLException {
+                Connection connection = pool.getConnection();
+                connection.setAutoCommit(false);
+                return connection;
+            }
+        };
+        Sent[] sent = scheduleCancelAndFire(autoCommitOff);
+        Sent schedule = sent[0];
+        Sent cancel = sent[1];
+        Sent fire = sent[2];
+        assertThat(schedule.statements()).as("schedule: %s", schedule).hasSize(1);
+        assertThat(schedule.transactionCalls()).as("schedule: %s", schedule).containsExactly("COMMIT");
+        assertThat(cancel.statements()).as("cancel: %s", cancel).hasSize(database == TestDatabase.MYSQL ? 2 : 1);
+        assertThat(cancel.transactionCalls()).as("cancel: %s", cancel).containsExactly("COMMIT");
+        assertThat(fire.statements()).as("fire: %s", fire).hasSize(database == TestDatabase.MYSQL ? 2 : 1);
+        assertThat(fire.transactionCalls()).as("fire: %s", fire).containsExactly("COMMIT");
+    }
+
+    /** What a schedule, a cancel and a run sent, each on its thread, with the timer on {@code dataSource}. */
+    private Sent[] scheduleCancelAndFire(DataSource dataSource) {
         fixture.close();
-        CountingDataSource recorder = CountingDataSource.recording(database.dataSource());
+        CountingDataSource recorder = CountingDataSource.recording(dataSource);
         fixture = new DurableFixture(database, recorder);
         RecordingHandler handler = new RecordingHandler();
         JdbcDurableTimer durable = fixture.start(fixture.builder().handler(TASK, handler));
@@ -42,19 +93,7 @@ class StatementsPerTimeoutTest extends OnEachDatabase {
         String runner = handler.runs().get(0).thread();
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> sent(recorder, runner).transactionCalls().contains("COMMIT"));
-        Sent fire = sent(recorder, runner);
-
-        // One statement in auto-commit, except MySQL's cancel, which reads the version it then deletes.
-        assertThat(schedule.statements()).as("schedule: %s", schedule).hasSize(1);
-        assertThat(schedule.transactionCalls()).as("schedule: %s", schedule).isEmpty();
-        assertThat(cancel.statements()).as("cancel: %s", cancel).hasSize(database == TestDatabase.MYSQL ? 2 : 1);
-        assertThat(cancel.transactionCalls()).as("cancel: %s", cancel).isEmpty();
-        // A transaction of its own around the handler: the run's delete (MySQL: a locking read, then
-        // the delete), and what the handler writes (here nothing).
-        assertThat(fire.statements()).as("fire: %s", fire).hasSize(database == TestDatabase.MYSQL ? 2 : 1);
-        assertThat(fire.transactionCalls())
-                .as("fire: %s", fire)
-                .containsExactly("AUTOCOMMIT false", "COMMIT", "AUTOCOMMIT true");
+        return new Sent[] {schedule, cancel, sent(recorder, runner)};
     }
 
     /** What a thread sent: its statements and its transaction calls, each in order. */

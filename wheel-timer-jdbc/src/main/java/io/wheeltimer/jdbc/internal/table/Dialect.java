@@ -182,8 +182,7 @@ abstract class Dialect {
      * another transaction has locked (a concurrent claim, or a run): two instances never both take a
      * row, and a row running here is never taken again. Returns the rows taken.
      */
-    abstract List<PendingRow> claim(
-            String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit);
+    abstract Claim claim(String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit);
 
     /**
      * The statements of this database's life lock; null where it has none (H2, which is one

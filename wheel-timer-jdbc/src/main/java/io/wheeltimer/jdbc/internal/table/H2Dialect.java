@@ -147,13 +147,12 @@ final class H2Dialect extends Dialect {
      * clause on the outer query does not lock (nor skip) the rows a subquery reads.
      */
     @Override
-    List<PendingRow> claim(String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
+    Claim claim(String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
         String select = "SELECT " + Rows.columns("c") + " FROM " + table + " c WHERE " + claimable("c", tasks.size())
                 + " ORDER BY c.due_at FETCH FIRST ? ROWS ONLY FOR UPDATE SKIP LOCKED";
-        return hold(
-                instance,
-                bounded.query(
-                        select, Rows.PENDING, claimArguments(dueBefore, instance, healBefore, now, tasks, limit)));
+        List<PendingRow> locked =
+                bounded.query(select, Rows.PENDING, claimArguments(dueBefore, instance, healBefore, now, tasks, limit));
+        return Claim.of(hold(instance, locked), limit);
     }
 
     /** Runs {@code call} again while it times out on a lock, for up to ten minutes. */

@@ -320,7 +320,7 @@ class MySqlDialect extends Dialect {
      * reaches the rows by their primary key, and the condition is judged again on what it locked.
      */
     @Override
-    List<PendingRow> claim(String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
+    Claim claim(String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
         Map<String, List<String>> keysByTask = new LinkedHashMap<>();
         bounded.query(
                 "SELECT c.task, c.timeout_key FROM " + table + " c WHERE " + claimable("c", tasks.size())
@@ -330,7 +330,7 @@ class MySqlDialect extends Dialect {
                         .add(rs.getString(2)),
                 claimArguments(dueBefore, instance, healBefore, now, tasks, limit));
         if (keysByTask.isEmpty()) {
-            return List.of();
+            return Claim.NONE;
         }
         List<Object> arguments = new ArrayList<>(2 * limit + tasks.size() + 4);
         List<String> byKey = new ArrayList<>(keysByTask.size());
@@ -343,6 +343,8 @@ class MySqlDialect extends Dialect {
         Collections.addAll(arguments, claimArguments(dueBefore, instance, healBefore, now, tasks));
         String lock = "SELECT " + Rows.columns("c") + " FROM " + table + " c WHERE (" + String.join(" OR ", byKey)
                 + ") AND " + claimable("c", tasks.size()) + " FOR UPDATE SKIP LOCKED";
-        return hold(instance, bounded.query(lock, Rows.PENDING, arguments.toArray()));
+        // Found rows that a run locked meanwhile are not taken; as found, they still tell that more is due.
+        int found = keysByTask.values().stream().mapToInt(List::size).sum();
+        return new Claim(hold(instance, bounded.query(lock, Rows.PENDING, arguments.toArray())), found >= limit);
     }
 }

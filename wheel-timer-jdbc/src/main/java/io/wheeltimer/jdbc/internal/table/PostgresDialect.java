@@ -208,14 +208,18 @@ final class PostgresDialect extends Dialect {
      * or a run has locked to it; the update sets the holder and returns the rows taken.
      */
     @Override
-    List<PendingRow> claim(String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
+    Claim claim(String instance, long dueBefore, long now, long healBefore, List<String> tasks, int limit) {
         String claim = "WITH due AS (SELECT c.task, c.timeout_key FROM " + table + " c WHERE "
                 + claimable("c", tasks.size())
                 + " ORDER BY c.due_at LIMIT ? FOR UPDATE SKIP LOCKED)"
                 + " UPDATE " + table + " t SET holder = ? FROM due"
                 + " WHERE t.task = due.task AND t.timeout_key = due.timeout_key"
                 + " RETURNING " + Rows.columns("t");
-        return bounded.query(
-                claim, Rows.PENDING, claimArguments(dueBefore, instance, healBefore, now, tasks, limit, instance));
+        return Claim.of(
+                bounded.query(
+                        claim,
+                        Rows.PENDING,
+                        claimArguments(dueBefore, instance, healBefore, now, tasks, limit, instance)),
+                limit);
     }
 }

@@ -287,11 +287,12 @@ public final class TimeoutTable {
     /**
      * Takes for {@code instance} at most {@code limit} timeouts of its tasks due before
      * {@code dueBefore}: unheld, or held by no instance whose lease runs past {@code now}, or its own
-     * that were due before {@code healBefore}; returns them.
+     * that were due before {@code healBefore}; returns them, and whether it found as many as
+     * {@code limit}.
      */
-    public List<PendingRow> claim(String instance, long dueBefore, long now, long healBefore, int limit) {
+    public Claim claim(String instance, long dueBefore, long now, long healBefore, int limit) {
         return tasks.isEmpty() || limit <= 0
-                ? List.of()
+                ? Claim.NONE
                 : dialect.claim(instance, dueBefore, now, healBefore, tasks, limit);
     }
 
