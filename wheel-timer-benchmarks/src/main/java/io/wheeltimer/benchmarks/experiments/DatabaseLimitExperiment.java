@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +51,7 @@ public final class DatabaseLimitExperiment {
             JdbcTemplate jdbc = new JdbcTemplate(pool);
             database.tableStatements(DurableContender.DURABLE).forEach(jdbc::execute);
             LongAdder pairs = new LongAdder();
+            LongAdder deadlocks = new LongAdder();
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicReference<Throwable> failure = new AtomicReference<>();
             CountDownLatch done = new CountDownLatch(threads);
@@ -60,7 +62,7 @@ public final class DatabaseLimitExperiment {
                         () -> {
                             try {
                                 for (long i = 0; running.get(); i++) {
-                                    insertThenDelete(pool, prefix + i);
+                                    insertThenDelete(pool, prefix + i, deadlocks);
                                     pairs.increment();
                                 }
                             } catch (Throwable e) {
@@ -87,16 +89,23 @@ public final class DatabaseLimitExperiment {
             result.put("measuredSeconds", Math.round(seconds * 10) / 10.0);
             result.put("pairs", measured);
             result.put("pairsPerSecond", Math.round(measured / seconds));
+            result.put("deadlocksRetried", deadlocks.sum());
         }
         System.out.println(SustainedExperiment.json(result));
     }
 
-    /** A schedule (one insert in auto-commit), then a run (a transaction that deletes the row by its key). */
-    private static void insertThenDelete(HikariDataSource pool, String key) throws SQLException {
-        try (Connection connection = pool.getConnection()) {
-            long deadline = System.currentTimeMillis() + 3_600_000;
-            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO wheel_timer_timeouts"
-                    + " (task, timeout_key, deadline, due_at, holder, version) VALUES (?, ?, ?, ?, ?, 1)")) {
+    /**
+     * A schedule (one insert in auto-commit), then a run (a transaction that deletes the row by its key),
+     * each tried again when the database ended it to break a deadlock (InnoDB's locks on the secondary
+     * indexes let concurrent inserts and deletes of neighbouring rows deadlock); each such retry is
+     * counted in {@code deadlocks}.
+     */
+    private static void insertThenDelete(HikariDataSource pool, String key, LongAdder deadlocks) throws SQLException {
+        long deadline = System.currentTimeMillis() + 3_600_000;
+        retryingDeadlocks(deadlocks, () -> {
+            try (Connection connection = pool.getConnection();
+                    PreparedStatement insert = connection.prepareStatement("INSERT INTO wheel_timer_timeouts"
+                            + " (task, timeout_key, deadline, due_at, holder, version) VALUES (?, ?, ?, ?, ?, 1)")) {
                 insert.setString(1, DurableContender.TASK);
                 insert.setString(2, key);
                 insert.setLong(3, deadline);
@@ -104,19 +113,41 @@ public final class DatabaseLimitExperiment {
                 insert.setString(5, "limit");
                 insert.executeUpdate();
             }
-        }
-        try (Connection connection = pool.getConnection()) {
-            connection.setAutoCommit(false);
-            try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM wheel_timer_timeouts WHERE task = ? AND timeout_key = ?")) {
-                delete.setString(1, DurableContender.TASK);
-                delete.setString(2, key);
-                if (delete.executeUpdate() != 1) {
-                    throw new IllegalStateException("row " + key + " was not there to delete");
+        });
+        retryingDeadlocks(deadlocks, () -> {
+            try (Connection connection = pool.getConnection()) {
+                connection.setAutoCommit(false);
+                try (PreparedStatement delete = connection.prepareStatement(
+                        "DELETE FROM wheel_timer_timeouts WHERE task = ? AND timeout_key = ?")) {
+                    delete.setString(1, DurableContender.TASK);
+                    delete.setString(2, key);
+                    if (delete.executeUpdate() != 1) {
+                        throw new IllegalStateException("row " + key + " was not there to delete");
+                    }
+                    connection.commit();
+                } catch (SQLException e) {
+                    connection.rollback();
+                    throw e;
+                } finally {
+                    connection.setAutoCommit(true);
                 }
-                connection.commit();
-            } finally {
-                connection.setAutoCommit(true);
+            }
+        });
+    }
+
+    /** One statement or transaction on its own connection. */
+    @FunctionalInterface
+    private interface Work {
+        void run() throws SQLException;
+    }
+
+    private static void retryingDeadlocks(LongAdder deadlocks, Work work) throws SQLException {
+        while (true) {
+            try {
+                work.run();
+                return;
+            } catch (SQLTransactionRollbackException e) {
+                deadlocks.increment();
             }
         }
     }

@@ -36,7 +36,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  * {@code lock-and-fetch} (they tell it that {@code select for update skip locked} is not there), so the
  * tuned configuration keeps {@code fetch-and-lock-on-execute} (polling every 100 ms, immediate execution);
  * and both store their timestamps in UTC ({@code alwaysPersistTimestampInUTC()}), as it advises for a
- * database whose timestamp columns keep no zone.
+ * database whose timestamp columns keep no zone. The durable timer's pool on MariaDB hands out
+ * connections with auto-commit off, as its guide advises there (see {@code DurableExperiments}).
  *
  * <p>db-scheduler runs its statements on a new connection of its {@code DataSource}; to take part in the
  * caller's transaction, its README says to give it Spring's {@link TransactionAwareDataSourceProxy}, as

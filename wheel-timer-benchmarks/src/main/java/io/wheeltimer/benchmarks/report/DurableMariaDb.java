@@ -5,7 +5,7 @@ import io.wheeltimer.benchmarks.experiments.DurableContender;
 /**
  * The MariaDB subsection of the durable section, from {@value #TEMPLATE}: MariaDB's lateness, the server's
  * version and load, and the same tables and targets as PostgreSQL's (but for the {@code far} and {@code bulk}
- * experiments, which run on PostgreSQL only).
+ * experiments and the sustained load on several instances, which run on PostgreSQL only).
  */
 final class DurableMariaDb {
 
@@ -31,6 +31,7 @@ final class DurableMariaDb {
                 .put("durable-p99", Report.fmt(results.value("lateness", DURABLE, "p99Millis")))
                 .put("durable-timeouts", results.count("lateness", DURABLE, "timeouts"))
                 .put("durable-spread", Report.fmt(results.value("lateness", DURABLE, "spreadMillis") / 1e3))
+                .put("durable-burst-rate", Report.fmt(results.value("burst", DURABLE, "perSecond")))
                 .put("durable-tuned-p99", Report.fmt(results.value("lateness", TUNED, "p99Millis")))
                 .put("durable-defaults-p99", Report.fmt(results.value("lateness", DEFAULTS, "p99Millis")));
         DurableTargets.fill(template, results, targets);

@@ -111,6 +111,7 @@ final class DurableReport {
         DurableFarAndBulk.bulk(template, results);
         DurableTargets.fill(template, results, targets);
         tables(template, results);
+        template.put("durable-sustained-rows", DurableSustained.rows(results));
         template.put(
                 "durable-mariadb",
                 results.has(DurableDatabase.MARIADB)
@@ -141,7 +142,7 @@ final class DurableReport {
                 double a = results.value(calls + "1", c, "opsPerSecond");
                 double b = results.value(calls + "4", c, "opsPerSecond");
                 payment.add(Report.row(
-                        c.label() + " | " + callsLabel(c, calls),
+                        c.label() + " | " + callsLabel(c, calls, results.database()),
                         a,
                         a / one[0],
                         b,
@@ -171,7 +172,6 @@ final class DurableReport {
                         "at 1 thread " + fastestText(one) + "; at 4 threads " + fastestText(four))
                 .put("durable-burst-rows", burst)
                 .put("durable-limit", limitText(results))
-                .put("durable-sustained-rows", DurableSustained.rows(results))
                 .put("durable-idle-rows", idle);
     }
 
@@ -197,13 +197,22 @@ final class DurableReport {
     /** The two ways the payment runs call: {@code payment-own-N}, with no transaction around a call, and {@code payment-N}, in one of the caller's. */
     private static final String[] CALLS = {"payment-own-", "payment-"};
 
-    private static String callsLabel(DurableContender contender, String calls) {
-        if (calls.equals("payment-")) {
-            return contender == DURABLE
-                    ? "in the caller's transaction"
-                    : "in the caller's transaction (on `TransactionAwareDataSourceProxy`)";
+    private static String callsLabel(DurableContender contender, String calls, DurableDatabase database) {
+        if (contender != DURABLE) {
+            return dbSchedulerCallsLabel(calls);
         }
-        return contender == DURABLE ? "alone (auto-commit)" : "alone (auto-commit, on the pool)";
+        if (DurableExperiments.poolAutoCommit(contender, database)) {
+            return calls.equals("payment-") ? "in the caller's transaction" : "alone (auto-commit)";
+        }
+        return calls.equals("payment-")
+                ? "in the caller's transaction (the pool's auto-commit off)"
+                : "alone (a transaction of its own: the pool's auto-commit off)";
+    }
+
+    private static String dbSchedulerCallsLabel(String calls) {
+        return calls.equals("payment-")
+                ? "in the caller's transaction (on `TransactionAwareDataSourceProxy`)"
+                : "alone (auto-commit, on the pool)";
     }
 
     /**
@@ -229,7 +238,8 @@ final class DurableReport {
             return "–";
         }
         DurableContender c = ALL[(int) fastest[1]];
-        return c.label() + ", " + callsLabel(c, CALLS[(int) fastest[2]]) + ": " + Report.fmt(fastest[0]) + " ops/s";
+        return c.label() + ", " + dbSchedulerCallsLabel(CALLS[(int) fastest[2]]) + ": " + Report.fmt(fastest[0])
+                + " ops/s";
     }
 
     /** A row's label and {@code values}, left open (no closing bar) for more cells. */
