@@ -191,7 +191,8 @@ final class DurableReport {
         return "The database's own limit in the same run (`DatabaseLimitExperiment`): " + Report.fmt(limit)
                 + " pairs a second, each an insert in auto-commit, then a delete by key in a transaction of its own,"
                 + " by " + DurableExperiments.POOL_SIZE + " threads on as many connections, in the timer's table."
-                + " The burst's rate as a share of it: " + shares + ".";
+                + " The burst's rate as a share of it (a burst's run is the delete alone, its rows written before the"
+                + " clock starts, so it may pass the pairs' rate): " + shares + ".";
     }
 
     /** The two ways the payment runs call: {@code payment-own-N}, with no transaction around a call, and {@code payment-N}, in one of the caller's. */
