@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -130,6 +131,18 @@ public final class DurableFixture implements AutoCloseable {
     Map<String, Long> writesPerInstance() {
         return jdbc.queryForList("SELECT instance FROM " + writes, String.class).stream()
                 .collect(Collectors.groupingBy(k -> k, Collectors.counting()));
+    }
+
+    /** {@code target}, handing out its connections with auto-commit off, as a pool configured so does. */
+    static DataSource autoCommitOff(DataSource target) {
+        return new DelegatingDataSource(target) {
+            @Override
+            public Connection getConnection() throws SQLException {
+                Connection connection = target.getConnection();
+                connection.setAutoCommit(false);
+                return connection;
+            }
+        };
     }
 
     /** This fixture's table, in the dialect of its database, as the timer opens it. */

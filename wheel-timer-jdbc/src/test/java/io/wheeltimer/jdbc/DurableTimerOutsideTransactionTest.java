@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.testsupport.CountingDataSource;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -15,7 +13,6 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.AbstractPlatformTransactionManager;
@@ -107,14 +104,7 @@ class DurableTimerOutsideTransactionTest {
 
     @Test
     void aPoolWhoseConnectionsDoNotAutoCommitGetsATransactionOfTheTimersOwn() {
-        DataSource manualCommit = new DelegatingDataSource(counting) {
-            @Override
-            public Connection getConnection() throws SQLException {
-                Connection connection = super.getConnection();
-                connection.setAutoCommit(false);
-                return connection;
-            }
-        };
+        DataSource manualCommit = DurableFixture.autoCommitOff(counting);
         JdbcDurableTimer durable = fixture.start(
                 JdbcDurableTimer.builder(manualCommit, new DataSourceTransactionManager(manualCommit), fixture.wheel)
                         .tableName(fixture.table)

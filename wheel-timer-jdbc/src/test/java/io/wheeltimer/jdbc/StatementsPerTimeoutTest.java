@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.wheeltimer.testsupport.CountingDataSource;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
  * What each operation on one timeout sends to the database, on the thread that does it: the
@@ -51,16 +48,7 @@ class StatementsPerTimeoutTest extends OnEachDatabase {
      */
     @Test
     void onAPoolWithAutoCommitOffNothingIsSwitched() {
-        DataSource pool = database.dataSource();
-        DataSource autoCommitOff = new DelegatingDataSource(pool) {
-            @Override
-            public Connection getConnection() throws SQLException {
-                Connection connection = pool.getConnection();
-                connection.setAutoCommit(false);
-                return connection;
-            }
-        };
-        Sent[] sent = scheduleCancelAndFire(autoCommitOff);
+        Sent[] sent = scheduleCancelAndFire(DurableFixture.autoCommitOff(database.dataSource()));
         Sent schedule = sent[0];
         Sent cancel = sent[1];
         Sent fire = sent[2];

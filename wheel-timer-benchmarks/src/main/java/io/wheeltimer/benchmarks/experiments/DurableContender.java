@@ -37,7 +37,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  * tuned configuration keeps {@code fetch-and-lock-on-execute} (polling every 100 ms, immediate execution);
  * and both store their timestamps in UTC ({@code alwaysPersistTimestampInUTC()}), as it advises for a
  * database whose timestamp columns keep no zone. The durable timer's pool on MariaDB hands out
- * connections with auto-commit off, as its guide advises there (see {@code DurableExperiments}).
+ * connections with auto-commit off, as its guide advises there ({@link #poolAutoCommit}).
  *
  * <p>db-scheduler runs its statements on a new connection of its {@code DataSource}; to take part in the
  * caller's transaction, its README says to give it Spring's {@link TransactionAwareDataSourceProxy}, as
@@ -93,6 +93,16 @@ public enum DurableContender {
     /** How often it looks in the database for due work. */
     public Duration pollInterval() {
         return pollInterval;
+    }
+
+    /**
+     * Whether its pool on {@code database} hands out connections in auto-commit mode. On MariaDB the
+     * durable timer's does not, as its guide advises there: its runs then switch nothing (MariaDB
+     * Connector/J sends each switch as a statement of its own), two round trips fewer. db-scheduler's
+     * keeps auto-commit on, which its statements outside a transaction need.
+     */
+    public boolean poolAutoCommit(DurableDatabase database) {
+        return !(this == DURABLE && database == DurableDatabase.MARIADB);
     }
 
     /** The table its pending work is kept in. */

@@ -148,12 +148,7 @@ public final class DurableExperiments {
         System.exit(0); // a scheduler thread must not keep the JVM alive
     }
 
-    /**
-     * The contender's pool. On MariaDB the durable timer's hands out connections with auto-commit off,
-     * as its guide advises there: its runs then switch nothing (MariaDB Connector/J sends each switch
-     * as a statement of its own), two round trips fewer. db-scheduler's keeps auto-commit on, which
-     * its statements outside a transaction need.
-     */
+    /** The contender's pool on {@code kind}, auto-commit as {@link DurableContender#poolAutoCommit} says. */
     private static HikariDataSource pool(
             DurableDatabase.Server server, DurableContender contender, DurableDatabase kind) {
         String database = "bench_" + contender.name().toLowerCase(Locale.ROOT);
@@ -162,13 +157,8 @@ public final class DurableExperiments {
         pool.setUsername(server.username());
         pool.setMaximumPoolSize(POOL_SIZE);
         pool.setPoolName("bench");
-        pool.setAutoCommit(poolAutoCommit(contender, kind));
+        pool.setAutoCommit(contender.poolAutoCommit(kind));
         return pool;
-    }
-
-    /** Whether {@code contender}'s pool on {@code database} hands out connections in auto-commit mode. */
-    public static boolean poolAutoCommit(DurableContender contender, DurableDatabase database) {
-        return !(contender == DurableContender.DURABLE && database == DurableDatabase.MARIADB);
     }
 
     // ---- the measurements ----

@@ -202,7 +202,7 @@ final class DurableReport {
         if (contender != DURABLE) {
             return dbSchedulerCallsLabel(calls);
         }
-        if (DurableExperiments.poolAutoCommit(contender, database)) {
+        if (contender.poolAutoCommit(database)) {
             return calls.equals("payment-") ? "in the caller's transaction" : "alone (auto-commit)";
         }
         return calls.equals("payment-")
